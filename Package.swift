@@ -1,0 +1,95 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "RouteRanker",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "routeranker", targets: ["routeranker"]),
+        .library(name: "RouteRankerCore", targets: ["RouteRankerCore"]),
+        .library(name: "Mongo", targets: ["Mongo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        // System libraries: thin module maps over Debian's -dev packages.
+        .systemLibrary(
+            name: "CLibMongoC",
+            pkgConfig: "libmongoc-1.0",
+            providers: [.apt(["libmongoc-dev", "libbson-dev"])]
+        ),
+        .systemLibrary(
+            name: "CProj",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]
+        ),
+
+        // The libmongoc wrapper: generic, knows nothing about routes.
+        .target(
+            name: "Mongo",
+            dependencies: [
+                "CLibMongoC",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // The domain, pure: no NIO, no HTTP, no Mongo.
+        .target(
+            name: "RouteRankerCore",
+            dependencies: ["CProj"]
+        ),
+
+        // The HTTP application.
+        .target(
+            name: "RouteRankerServer",
+            dependencies: [
+                "Mongo",
+                "RouteRankerCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")]
+        ),
+
+        .executableTarget(
+            name: "routeranker",
+            dependencies: [
+                "RouteRankerCore",
+                "RouteRankerServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+
+        // Shared by the test targets: where the test database is, and a database process of a
+        // test's own for outage tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "MongoTests", dependencies: ["Mongo", "TestSupport"]),
+        .testTarget(
+            name: "RouteRankerCoreTests",
+            dependencies: ["RouteRankerCore"],
+            resources: [.copy("Data")]
+        ),
+        .testTarget(
+            name: "RouteRankerServerTests",
+            dependencies: [
+                "RouteRankerServer",
+                "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

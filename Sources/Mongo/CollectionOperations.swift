@@ -1,0 +1,183 @@
+import CLibMongoC
+
+/// The synchronous libmongoc calls behind `MongoCollection` (inside a pool job) and
+/// `MongoTransactionCollection` (inside a transaction's job, with its session).
+///
+/// Not Sendable: it borrows a `mongoc_collection_t` that belongs to one job on one thread.
+struct CollectionOperations {
+    /// The borrowed `mongoc_collection_t`.
+    let collection: OpaquePointer
+    /// The transaction's session, appended to every operation's options; nil outside transactions.
+    let session: OpaquePointer?
+    /// Told about each failure's reply, so a transaction can see its error labels.
+    let recorder: ErrorLabelRecorder?
+
+    init(collection: OpaquePointer, session: OpaquePointer? = nil, recorder: ErrorLabelRecorder? = nil) {
+        self.collection = collection
+        self.session = session
+        self.recorder = recorder
+    }
+
+    func insertOne(_ document: BSONDocument) throws {
+        try write([:]) { options, reply, error in
+            try document.withBSONPointer { mongoc_collection_insert_one(collection, $0, options, reply, &error) }
+        }
+    }
+
+    func insertMany(_ documents: [BSONDocument], ordered: Bool) throws {
+        guard !documents.isEmpty else { return }
+        try write(["ordered": .bool(ordered)]) { options, reply, error in
+            try withBSONPointers(documents) { pointers in
+                var pointers = pointers
+                return mongoc_collection_insert_many(
+                    collection, &pointers, pointers.count, options, reply, &error)
+            }
+        }
+    }
+
+    func update(
+        filter: BSONDocument, update: MongoUpdate, upsert: Bool, arrayFilters: [BSONDocument]?, many: Bool
+    ) throws -> UpdateResult {
+        var options: BSONDocument = ["upsert": .bool(upsert)]
+        if let arrayFilters { options["arrayFilters"] = .array(arrayFilters.map(BSONValue.document)) }
+        let reply = try write(options) { options, reply, error in
+            try filter.withBSONPointer { filter in
+                try update.bson.withBSONPointer { update in
+                    many
+                        ? mongoc_collection_update_many(collection, filter, update, options, reply, &error)
+                        : mongoc_collection_update_one(collection, filter, update, options, reply, &error)
+                }
+            }
+        }
+        return UpdateResult(
+            matchedCount: reply.int("matchedCount") ?? 0,
+            modifiedCount: reply.int("modifiedCount") ?? 0,
+            upsertedID: reply["upsertedId"])
+    }
+
+    func delete(_ filter: BSONDocument, many: Bool) throws -> Int {
+        let reply = try write([:]) { options, reply, error in
+            try filter.withBSONPointer { filter in
+                many
+                    ? mongoc_collection_delete_many(collection, filter, options, reply, &error)
+                    : mongoc_collection_delete_one(collection, filter, options, reply, &error)
+            }
+        }
+        return reply.int("deletedCount") ?? 0
+    }
+
+    func count(_ filter: BSONDocument) throws -> Int {
+        let reply = ReplyBuffer()
+        var error = bson_error_t()
+        let count = try withOptions([:]) { options in
+            try filter.withBSONPointer { filter in
+                mongoc_collection_count_documents(collection, filter, options, nil, reply.pointer, &error)
+            }
+        }
+        guard count >= 0 else { throw failure(error, reply) }
+        return Int(count)
+    }
+
+    /// Runs a find and hands its documents to `body` in batches of up to `batchSize` (all at once when
+    /// `batchSize` is 0); the cursor is read to its end, or until `body` throws.
+    func find(
+        _ filter: BSONDocument, options: BSONDocument, batchSize: Int, _ body: ([BSONDocument]) throws -> Void
+    ) throws {
+        try withOptions(options) { options in
+            try filter.withBSONPointer { filter in
+                let cursor = mongoc_collection_find_with_opts(collection, filter, options, nil)!
+                try drain(cursor, batchSize: batchSize, body)
+            }
+        }
+    }
+
+    func aggregate(_ pipeline: [BSONDocument], batchSize: Int, _ body: ([BSONDocument]) throws -> Void) throws {
+        let command: BSONDocument = ["pipeline": .array(pipeline.map(BSONValue.document))]
+        try withOptions([:]) { options in
+            try command.withBSONPointer { command in
+                let cursor = mongoc_collection_aggregate(collection, MONGOC_QUERY_NONE, command, options, nil)!
+                try drain(cursor, batchSize: batchSize, body)
+            }
+        }
+    }
+
+    /// Runs a command that writes (createIndexes, drop); libmongoc adds the client's write concern.
+    func writeCommand(_ command: BSONDocument) throws -> BSONDocument {
+        try write([:]) { options, reply, error in
+            try command.withBSONPointer {
+                mongoc_collection_write_command_with_opts(collection, $0, options, reply, &error)
+            }
+        }
+    }
+
+    // MARK: - Plumbing
+
+    /// Runs one libmongoc write with options (plus the session) and a reply buffer; returns the reply,
+    /// or throws the mapped error when `call` returns false.
+    @discardableResult
+    private func write(
+        _ options: BSONDocument, _ call: (OpaquePointer, OpaquePointer, inout bson_error_t) throws -> Bool
+    ) throws -> BSONDocument {
+        let reply = ReplyBuffer()
+        var error = bson_error_t()
+        let ok = try withOptions(options) { options in try call(options, reply.pointer, &error) }
+        guard ok else { throw failure(error, reply) }
+        return reply.document()
+    }
+
+    private func withOptions<T>(_ options: BSONDocument, _ body: (OpaquePointer) throws -> T) throws -> T {
+        try options.withBSONPointer { pointer in
+            if let session {
+                var error = bson_error_t()
+                guard mongoc_client_session_append(session, pointer, &error) else { throw MongoError(error) }
+            }
+            return try body(pointer)
+        }
+    }
+
+    private func drain(
+        _ cursor: OpaquePointer, batchSize: Int, _ body: ([BSONDocument]) throws -> Void
+    ) throws {
+        defer { mongoc_cursor_destroy(cursor) }
+        var batch: [BSONDocument] = []
+        var document: OpaquePointer?
+        while mongoc_cursor_next(cursor, &document) {
+            batch.append(try BSONDocument(copying: document!))
+            if batchSize > 0 && batch.count >= batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        var error = bson_error_t()
+        var reply: OpaquePointer?
+        if mongoc_cursor_error_document(cursor, &error, &reply) {
+            recorder?.record(reply, error)
+            throw MongoError(error, reply: reply.flatMap { try? BSONDocument(copying: $0) })
+        }
+        if !batch.isEmpty || batchSize == 0 { try body(batch) }
+    }
+
+    private func failure(_ error: bson_error_t, _ reply: borrowing ReplyBuffer) -> MongoError {
+        recorder?.record(reply.pointer, error)
+        return MongoError(error, reply: reply.document())
+    }
+}
+
+/// Remembers what the last failed operation said about retrying, so a transaction can decide whether
+/// to run again. Used by one transaction on one thread.
+final class ErrorLabelRecorder {
+    /// The failure carried the "TransientTransactionError" label: the whole transaction may be retried.
+    private(set) var transientTransactionError = false
+    /// The failure was "no server": retrying at once would only wait out another selection timeout.
+    private(set) var serverSelectionFailed = false
+
+    func record(_ reply: OpaquePointer?, _ error: bson_error_t) {
+        if let reply, replyHasLabel(reply, "TransientTransactionError") { transientTransactionError = true }
+        if error.domain == MONGOC_ERROR_SERVER_SELECTION.rawValue { serverSelectionFailed = true }
+    }
+
+    func reset() {
+        transientTransactionError = false
+        serverSelectionFailed = false
+    }
+}

@@ -1,0 +1,131 @@
+import CLibMongoC
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The connection pool: a `mongoc_client_pool_t` plus the threads that run every blocking libmongoc
+/// call. Run it as a lifecycle service, listed *before* the services that use it, so a
+/// `ServiceGroup` shuts it down after them; `run()` waits for graceful shutdown, then finishes queued
+/// operations and destroys the pool.
+///
+/// Each operation runs as one job on a pool thread: it pops a client, does its work (reading any
+/// cursor to the end), and pushes the client back before the job completes. There are as many threads
+/// as pooled clients, so popping never blocks.
+///
+/// `@unchecked Sendable`: `mongoc_client_pool_t` is documented thread-safe (pop/push from any thread);
+/// a popped `mongoc_client_t` is used by exactly one job on one thread; the pool is destroyed only
+/// after `BlockingPool.shutdown()` has joined every thread, guarded by `isShutDown`.
+public final class MongoClient: Service, @unchecked Sendable {
+    /// The number of pooled clients, which is also the number of threads.
+    public let poolSize: Int
+    let logger: Logger
+    private let handle: PoolHandle
+    private let threads: BlockingPool
+    private let isShutDown = Mutex(false)
+
+    /// Creates the pool; nothing connects until the first operation.
+    ///
+    /// Timeouts belong in the connection string (`serverSelectionTimeoutMS`, `connectTimeoutMS`,
+    /// `socketTimeoutMS`). Missing ones get defaults that make a down database fail fast — operations
+    /// throw `.unavailable` within about `serverSelectionTimeoutMS` — rather than libmongoc's own
+    /// (30 s selection, 5 min socket): 2000, 2000 and 10000 ms. A pooled client keeps retrying server
+    /// selection until that timeout (`serverSelectionTryOnce` does not apply to pools), and its
+    /// background monitor rescans when an operation finds no server, so service resumes by itself
+    /// within about a second of the database coming back.
+    ///
+    /// Every write uses write concern `{w: "majority", j: true}`, whatever the URI says: without the
+    /// journal, a crash of the database loses acknowledged writes.
+    ///
+    /// - Parameters:
+    ///   - uri: a MongoDB connection string.
+    ///   - logger: for this client's own messages (libmongoc's go to the `Mongo.libmongoc` logger).
+    ///   - appName: sent to the server in the handshake, unless the URI sets `appname`.
+    ///   - defaultPoolSize: the number of clients and threads when the URI has no `maxPoolSize`.
+    /// - Throws: `MongoError.other` for an invalid URI.
+    public init(uri: String, logger: Logger, appName: String = "RouteRanker", defaultPoolSize: Int = 8) throws {
+        MongoRuntime.initializeOnce()
+        var error = bson_error_t()
+        guard let parsed = mongoc_uri_new_with_error(uri, &error) else {
+            throw MongoError.other(code: Int(error.code), domain: Int(error.domain), message: MongoError.message(of: error))
+        }
+        defer { mongoc_uri_destroy(parsed) }
+
+        Self.setDefault(parsed, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 2000)
+        Self.setDefault(parsed, MONGOC_URI_CONNECTTIMEOUTMS, 2000)
+        Self.setDefault(parsed, MONGOC_URI_SOCKETTIMEOUTMS, 10000)
+        Self.setDefault(parsed, MONGOC_URI_MAXPOOLSIZE, Int32(clamping: defaultPoolSize))
+        let size = Int(mongoc_uri_get_option_as_int32(parsed, MONGOC_URI_MAXPOOLSIZE, 8))
+        guard size > 0 else {
+            throw MongoError.other(code: -1, domain: nil, message: "maxPoolSize must be positive")
+        }
+
+        let concern = mongoc_write_concern_new()
+        defer { mongoc_write_concern_destroy(concern) }
+        mongoc_write_concern_set_w(concern, MONGOC_WRITE_CONCERN_W_MAJORITY)
+        mongoc_write_concern_set_journal(concern, true)
+        mongoc_uri_set_write_concern(parsed, concern)
+
+        guard let pool = mongoc_client_pool_new_with_error(parsed, &error) else {
+            throw MongoError(error)
+        }
+        mongoc_client_pool_set_error_api(pool, MONGOC_ERROR_API_VERSION_2)
+        if mongoc_uri_get_appname(parsed) == nil {
+            mongoc_client_pool_set_appname(pool, appName)
+        }
+        self.poolSize = size
+        self.logger = logger
+        self.handle = PoolHandle(pointer: pool)
+        self.threads = BlockingPool(threadCount: size, name: "mongo")
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// Waits for graceful shutdown (or cancellation), then shuts the pool down.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        shutdown()
+    }
+
+    /// Finishes queued operations, then destroys the pool; later operations throw `.unavailable`.
+    /// Idempotent. Blocks while operations finish, so call it from a context that may block.
+    public func shutdown() {
+        let first = isShutDown.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        threads.shutdown()
+        mongoc_client_pool_destroy(handle.pointer)
+        logger.debug("MongoDB client pool destroyed")
+    }
+
+    /// Runs `body` on a pool thread with a client popped for this job alone, pushed back before the
+    /// caller resumes. `body` must not keep the client (or anything made from it) beyond its return.
+    func withClient<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
+        let handle = self.handle  // captured instead of self, so the last release never runs on a pool thread
+        return try await withCheckedThrowingContinuation { continuation in
+            let accepted = threads.submit {
+                let client = mongoc_client_pool_pop(handle.pointer)!
+                let result = Result { try body(client) }
+                mongoc_client_pool_push(handle.pointer, client)
+                continuation.resume(with: result)
+            }
+            if !accepted {
+                continuation.resume(throwing: MongoError.unavailable(message: "the MongoDB client is shut down"))
+            }
+        }
+    }
+
+    private static func setDefault(_ uri: OpaquePointer, _ option: String, _ value: Int32) {
+        if !mongoc_uri_has_option(uri, option) {
+            mongoc_uri_set_option_as_int32(uri, option, value)
+        }
+    }
+}
+
+/// The pool pointer, movable into `@Sendable` jobs (see `MongoClient` on why sharing it is safe).
+private struct PoolHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

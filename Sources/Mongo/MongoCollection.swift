@@ -1,0 +1,148 @@
+import CLibMongoC
+
+/// A collection. Every method runs as one job on the client's pool threads, reading any cursor to the
+/// end inside the job. Writes use the client's write concern, `{w: "majority", j: true}`; inserts,
+/// updates and deletes are retried once by libmongoc on a transient error (retryable writes).
+public struct MongoCollection: Sendable {
+    /// The database this collection is in.
+    public let database: MongoDatabase
+    /// The collection name.
+    public let name: String
+
+    /// Inserts one document; a unique index conflict throws `.duplicateKey`.
+    public func insertOne(_ document: BSONDocument) async throws {
+        try await run { try $0.insertOne(document) }
+    }
+
+    /// Inserts documents in one bulk write. With `ordered`, the first failure stops the rest (earlier
+    /// ones stay inserted); without, every document is tried. A unique index conflict throws
+    /// `.duplicateKey`.
+    public func insertMany(_ documents: [BSONDocument], ordered: Bool = true) async throws {
+        try await run { try $0.insertMany(documents, ordered: ordered) }
+    }
+
+    /// The documents matching `filter`, read fully. `limit` 0 means no limit.
+    public func find(
+        _ filter: BSONDocument = [:], sort: BSONDocument? = nil, skip: Int = 0, limit: Int = 0,
+        projection: BSONDocument? = nil
+    ) async throws -> [BSONDocument] {
+        let options = Self.findOptions(sort: sort, skip: skip, limit: limit, projection: projection, batchSize: 0)
+        return try await run { operations in
+            var found: [BSONDocument] = []
+            try operations.find(filter, options: options, batchSize: 0) { found = $0 }
+            return found
+        }
+    }
+
+    /// The first document matching `filter` (in natural order), or nil.
+    public func findOne(_ filter: BSONDocument, projection: BSONDocument? = nil) async throws -> BSONDocument? {
+        try await find(filter, limit: 1, projection: projection).first
+    }
+
+    /// Updates the first document matching `filter` with update operators (`$set`, `$inc`,
+    /// `$setOnInsert`, …). `arrayFilters` binds the `$[name]` placeholders of the update.
+    @discardableResult
+    public func updateOne(
+        filter: BSONDocument, update: BSONDocument, upsert: Bool = false, arrayFilters: [BSONDocument]? = nil
+    ) async throws -> UpdateResult {
+        try await run {
+            try $0.update(
+                filter: filter, update: .operators(update), upsert: upsert, arrayFilters: arrayFilters, many: false)
+        }
+    }
+
+    /// Updates the first document matching `filter` with an aggregation pipeline (`$set` stages that can
+    /// compute from the document's current fields).
+    @discardableResult
+    public func updateOne(
+        filter: BSONDocument, pipeline: [BSONDocument], upsert: Bool = false
+    ) async throws -> UpdateResult {
+        try await run {
+            try $0.update(filter: filter, update: .pipeline(pipeline), upsert: upsert, arrayFilters: nil, many: false)
+        }
+    }
+
+    /// Updates every document matching `filter` with update operators.
+    @discardableResult
+    public func updateMany(
+        filter: BSONDocument, update: BSONDocument, upsert: Bool = false, arrayFilters: [BSONDocument]? = nil
+    ) async throws -> UpdateResult {
+        try await run {
+            try $0.update(
+                filter: filter, update: .operators(update), upsert: upsert, arrayFilters: arrayFilters, many: true)
+        }
+    }
+
+    /// Deletes the first document matching `filter`; returns how many were deleted (0 or 1).
+    @discardableResult
+    public func deleteOne(_ filter: BSONDocument) async throws -> Int {
+        try await run { try $0.delete(filter, many: false) }
+    }
+
+    /// Deletes every document matching `filter`; returns how many.
+    @discardableResult
+    public func deleteMany(_ filter: BSONDocument) async throws -> Int {
+        try await run { try $0.delete(filter, many: true) }
+    }
+
+    /// Counts the documents matching `filter` (an exact count, not the collection's metadata estimate).
+    public func count(_ filter: BSONDocument = [:]) async throws -> Int {
+        try await run { try $0.count(filter) }
+    }
+
+    /// Runs an aggregation pipeline and returns all of its output.
+    public func aggregate(_ pipeline: [BSONDocument]) async throws -> [BSONDocument] {
+        try await run { operations in
+            var found: [BSONDocument] = []
+            try operations.aggregate(pipeline, batchSize: 0) { found = $0 }
+            return found
+        }
+    }
+
+    /// Creates indexes (with the `createIndexes` command); indexes that already exist with the same
+    /// specification are left alone, so this is safe at every start-up.
+    public func createIndexes(_ indexes: [MongoIndex]) async throws {
+        guard !indexes.isEmpty else { return }
+        let command: BSONDocument = [
+            "createIndexes": .string(name),
+            "indexes": .array(indexes.map { .document($0.specification) }),
+        ]
+        try await run { _ = try $0.writeCommand(command) }
+    }
+
+    /// Drops the collection and its indexes; dropping a collection that does not exist is not an error.
+    public func drop() async throws {
+        let command: BSONDocument = ["drop": .string(name)]
+        do {
+            try await run { _ = try $0.writeCommand(command) }
+        } catch MongoError.notFound {
+            return
+        }
+    }
+
+    // MARK: - Plumbing
+
+    /// Runs `body` in one pool job with this collection's handle.
+    func run<T: Sendable>(_ body: @escaping @Sendable (CollectionOperations) throws -> T) async throws -> T {
+        let databaseName = database.name
+        let name = self.name
+        return try await database.client.withClient { client in
+            let collection = mongoc_client_get_collection(client, databaseName, name)!
+            defer { mongoc_collection_destroy(collection) }
+            return try body(CollectionOperations(collection: collection))
+        }
+    }
+
+    /// libmongoc's find options; zero `skip`/`limit`/`batchSize` mean "not set".
+    static func findOptions(
+        sort: BSONDocument?, skip: Int, limit: Int, projection: BSONDocument?, batchSize: Int
+    ) -> BSONDocument {
+        var options = BSONDocument()
+        if let sort { options["sort"] = .document(sort) }
+        if skip > 0 { options["skip"] = .int(skip) }
+        if limit > 0 { options["limit"] = .int(limit) }
+        if let projection { options["projection"] = .document(projection) }
+        if batchSize > 0 { options["batchSize"] = .int(batchSize) }
+        return options
+    }
+}

@@ -1,0 +1,66 @@
+/// Number text in and out of every format, so all of them agree.
+///
+/// Output is the shortest decimal that reads back as the same `Double` (Swift's `description`),
+/// but always positional — `0.00001`, never `1e-05` — because GPX's `xsd:decimal` forbids
+/// exponents, and without a trailing `.0` (`5`, not `5.0`). Valid JSON, CSV, GPX and phone text.
+public enum DecimalNumbers {
+    /// The shortest round-trip positional decimal of a finite `x` (`"null"` if not finite).
+    public static func format(_ x: Double) -> String {
+        guard x.isFinite else { return "null" }
+        let s = x.description
+        guard s.utf8.contains(UInt8(ascii: "e")) else {
+            return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+        }
+        return expand(s)
+    }
+
+    /// Rewrites `d.ddde±x` positionally.
+    private static func expand(_ s: String) -> String {
+        let parts = s.split(separator: "e")
+        var mantissa = Substring(parts[0])
+        let exponent = Int(parts[1])!
+        let negative = mantissa.hasPrefix("-")
+        if negative { mantissa = mantissa.dropFirst() }
+        let pieces = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        var digits = String(pieces[0]) + (pieces.count > 1 ? String(pieces[1]) : "")
+        var point = pieces[0].count + exponent  // digits before the decimal point
+        while digits.count > 1 && digits.hasSuffix("0") && digits.count > point { digits.removeLast() }
+        if point <= 0 {
+            digits = String(repeating: "0", count: 1 - point) + digits
+            point = 1
+        } else if point > digits.count {
+            digits += String(repeating: "0", count: point - digits.count)
+        }
+        let intPart = digits.prefix(point)
+        let fracPart = digits.dropFirst(point)
+        return (negative ? "-" : "") + intPart + (fracPart.isEmpty ? "" : "." + fracPart)
+    }
+
+    /// Parses a decimal number: optional sign, digits with an optional fraction (at least one
+    /// digit in all), optional exponent. No `nan`, `inf`, hex or surrounding whitespace.
+    /// The conversion is correctly rounded (Swift's `Double(_:)`).
+    public static func parse(_ text: some StringProtocol) -> Double? {
+        var digits = 0
+        var state = 0  // 0 sign, 1 int, 2 fraction, 3 exponent sign, 4 exponent digits
+        var exponentDigits = 0
+        for b in text.utf8 {
+            switch (state, b) {
+            case (0, UInt8(ascii: "+")), (0, UInt8(ascii: "-")): state = 1
+            case (0...1, UInt8(ascii: "0")...UInt8(ascii: "9")), (2, UInt8(ascii: "0")...UInt8(ascii: "9")):
+                digits += 1
+                if state == 0 { state = 1 }
+            case (0...1, UInt8(ascii: ".")): state = 2
+            case (0...2, UInt8(ascii: "e")), (0...2, UInt8(ascii: "E")):
+                guard digits > 0 else { return nil }
+                state = 3
+            case (3, UInt8(ascii: "+")), (3, UInt8(ascii: "-")): state = 4
+            case (3...4, UInt8(ascii: "0")...UInt8(ascii: "9")):
+                exponentDigits += 1
+                state = 4
+            default: return nil
+            }
+        }
+        guard digits > 0, state < 3 || exponentDigits > 0 else { return nil }
+        return Double(String(text))
+    }
+}

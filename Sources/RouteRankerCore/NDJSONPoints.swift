@@ -1,0 +1,76 @@
+import Foundation
+
+/// Reads `application/x-ndjson` points from chunks of bytes that may split a line anywhere.
+///
+/// One point object per line (`\n`, optionally `\r\n`). Blank lines are ignored and are not
+/// counted: a point's `index` is its position among the point lines, the same index the
+/// points of a JSON array would have. A last line without a newline is read by ``finish()``.
+/// Memory stays bounded: only the current partial line is kept, and a line longer than
+/// ``maxLineLength`` is an error.
+public struct NDJSONPointReader: Sendable {
+    /// The longest line accepted, in bytes (a point needs well under 200).
+    public static let maxLineLength = 64 * 1024
+
+    private var line: [UInt8] = []
+    /// Point lines read so far.
+    public private(set) var pointCount = 0
+
+    /// A reader at the start of a stream.
+    public init() {}
+
+    /// Reads the complete lines of `chunk` (with what was left over before) and returns their
+    /// points in order; keeps a trailing partial line for the next call.
+    public mutating func feed(_ chunk: some Sequence<UInt8>) throws -> [TrackPoint] {
+        var points: [TrackPoint] = []
+        let decoder = JSONDecoder()
+        for b in chunk {
+            if b == UInt8(ascii: "\n") {
+                if let p = try takeLine(decoder) { points.append(p) }
+            } else {
+                guard line.count < Self.maxLineLength else {
+                    throw FormatError.point(pointCount, key: nil, "line is longer than \(Self.maxLineLength) bytes")
+                }
+                line.append(b)
+            }
+        }
+        return points
+    }
+
+    /// Reads a last line that had no newline; call once at the end of the stream.
+    public mutating func finish() throws -> [TrackPoint] {
+        try takeLine(JSONDecoder()).map { [$0] } ?? []
+    }
+
+    private mutating func takeLine(_ decoder: JSONDecoder) throws -> TrackPoint? {
+        defer { line.removeAll(keepingCapacity: true) }
+        guard line.contains(where: { !isJSONSpace($0) }) else { return nil }
+        let index = pointCount
+        pointCount += 1
+        let raw: RawPoint
+        do {
+            raw = try decoder.decode(RawPoint.self, from: Data(line))
+        } catch let e as DecodingError {
+            if case .dataCorrupted(let c) = e, c.codingPath.isEmpty {
+                throw FormatError.point(index, key: nil, "is not a valid JSON object")
+            }
+            let (key, problem) = JSONPoints.problem(e)
+            throw FormatError.point(index, key: key, problem)
+        }
+        return try raw.validated(index: index)
+    }
+
+    private func isJSONSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 13 || b == 10 }
+}
+
+/// Writes `application/x-ndjson` points: one JSON object per line, `ele`/`acc` only when present.
+public enum NDJSONPointWriter {
+    /// The lines of `points`, each ending with `\n`.
+    public static func lines(_ points: some Sequence<TrackPoint>) -> String {
+        var out = ""
+        for p in points {
+            out += JSONPoints.object(p)
+            out += "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,122 @@
+/// ISO 8601 / RFC 3339 timestamps ⇄ Unix epoch seconds, without Foundation's formatters
+/// (they are slow, locale-sensitive and round fractions to milliseconds or worse).
+public enum RFC3339 {
+    /// `2026-11-21T23:31:59.123Z`: at least milliseconds, and every further digit of `t`'s
+    /// shortest representation, so reading the text back gives the same `Double`.
+    public static func format(_ t: Double) -> String {
+        let text = DecimalNumbers.format(t)
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        var seconds = Int64(parts[0])!
+        var fraction = parts.count > 1 ? String(parts[1]) : ""
+        if t < 0 && !fraction.isEmpty {
+            // −1.25 is 1.25 s before the epoch: second −2, fraction .75. Only for completeness.
+            let f = 1 - Double("0." + fraction)!
+            seconds -= 1
+            fraction = String(DecimalNumbers.format(f).dropFirst(2))
+        }
+        while fraction.count < 3 { fraction += "0" }
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secOfDay = seconds - days * 86_400
+        let (y, m, d) = civil(fromDays: days)
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secOfDay / 3600, 2)):\(pad(secOfDay / 60 % 60, 2))"
+            + ":\(pad(secOfDay % 60, 2)).\(fraction)Z"
+    }
+
+    /// Parses `YYYY-MM-DDThh:mm:ss[.fraction][Z|±hh:mm|±hhmm|±hh]` (`T` may be `t` or a space,
+    /// `Z` may be `z`); no zone means UTC. Surrounding whitespace is ignored. Nil if malformed.
+    public static func parse(_ text: some StringProtocol) -> Double? {
+        let s = Array(text.utf8.drop { isSpace($0) }.reversed().drop { isSpace($0) }.reversed())
+        func number(_ from: Int, _ count: Int) -> Int64? {
+            guard from + count <= s.count else { return nil }
+            var v: Int64 = 0
+            for b in s[from..<from + count] {
+                guard b >= 48 && b <= 57 else { return nil }
+                v = v * 10 + Int64(b - 48)
+            }
+            return v
+        }
+        guard s.count >= 19, let year = number(0, 4), s[4] == UInt8(ascii: "-"), let month = number(5, 2),
+            s[7] == UInt8(ascii: "-"), let day = number(8, 2), [UInt8(ascii: "T"), UInt8(ascii: "t"), 32].contains(s[10]),
+            let hour = number(11, 2), s[13] == UInt8(ascii: ":"), let minute = number(14, 2),
+            s[16] == UInt8(ascii: ":"), let second = number(17, 2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour <= 23,
+            minute <= 59, second <= 60
+        else { return nil }
+        var i = 19
+        var fraction = ""
+        if i < s.count && (s[i] == UInt8(ascii: ".") || s[i] == UInt8(ascii: ",")) {
+            i += 1
+            while i < s.count && s[i] >= 48 && s[i] <= 57 {
+                fraction.append(Character(UnicodeScalar(s[i])))
+                i += 1
+            }
+            guard !fraction.isEmpty else { return nil }
+        }
+        var offset: Int64 = 0
+        if i < s.count {
+            switch s[i] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                i += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                let sign: Int64 = s[i] == UInt8(ascii: "-") ? -1 : 1
+                guard let oh = number(i + 1, 2), oh <= 23 else { return nil }
+                i += 3
+                var om: Int64 = 0
+                if i < s.count {
+                    if s[i] == UInt8(ascii: ":") { i += 1 }
+                    guard let m = number(i, 2), m <= 59 else { return nil }
+                    om = m
+                    i += 2
+                }
+                offset = sign * (oh * 3600 + om * 60)
+            default: return nil
+            }
+        }
+        guard i == s.count else { return nil }
+        let seconds = days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        if fraction.isEmpty { return Double(seconds) }
+        // Parsing "seconds.fraction" as one decimal rounds once, so the text of format(_:) reads
+        // back as the very same Double.
+        if seconds >= 0 { return Double("\(seconds).\(fraction)") }
+        return Double(seconds) + Double("0.\(fraction)")!
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 10 || b == 13 }
+
+    private static func pad(_ v: Int64, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The inverse of ``days(year:month:day:)`` (`civil_from_days`).
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

@@ -1,0 +1,39 @@
+import Logging
+
+/// Everything the server needs to know to start: where to listen and where the database is.
+public struct AppConfiguration: Sendable {
+    /// Interface to bind, e.g. `127.0.0.1` or `0.0.0.0`.
+    public var host: String
+    /// TCP port to listen on; `0` picks a free one.
+    public var port: Int
+    /// A MongoDB connection string. Timeouts belong here (`serverSelectionTimeoutMS`, `socketTimeoutMS`).
+    public var mongoDBURI: String
+    /// The database that holds RouteRanker's collections.
+    public var database: String
+    /// Level for the application's own log.
+    public var logLevel: Logger.Level
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        mongoDBURI: String = "mongodb://127.0.0.1:27017/",
+        database: String = "routeranker",
+        logLevel: Logger.Level = .info
+    ) {
+        self.host = host
+        self.port = port
+        self.mongoDBURI = mongoDBURI
+        self.database = database
+        self.logLevel = logLevel
+    }
+}
+
+/// Limits that the HTTP contract fixes.
+enum Limits {
+    /// JSON and GPX bodies larger than this are `413` (streams are exempt).
+    static let maxBodyBytes = 16 * 1024 * 1024
+    /// Connections idle for longer than this are closed: Hummingbird has no idle timeout by default.
+    static let idleTimeoutSeconds: Int64 = 75
+    /// How long a client should wait before retrying while the database is unreachable.
+    static let retryAfterSeconds = 2
+}

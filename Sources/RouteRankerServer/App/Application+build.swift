@@ -1,0 +1,38 @@
+import Hummingbird
+import Logging
+import Mongo
+import Prometheus
+
+/// Builds the application from its parts: the database client (a lifecycle service), the
+/// controllers, the route table and the middleware. Start it with `runService()`.
+public func buildApplication(
+    _ configuration: AppConfiguration, logger: Logger, registry: PrometheusCollectorRegistry = .init()
+) throws -> some ApplicationProtocol {
+    let client = try MongoClient(uri: configuration.mongoDBURI, logger: logger)
+    let database = MongoDatabase(client: client, name: configuration.database)
+    let endpoints = routeTable(Controllers(database: database, registry: registry))
+
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: MetricsMiddleware(registry: registry))
+    router.add(middleware: ErrorMiddleware(allowed: AllowedMethods(endpoints)))
+    for endpoint in endpoints {
+        router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)
+    }
+
+    var app = Application(
+        router: router,
+        server: .http1(configuration: .init(idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "RouteRanker"),
+        services: [client],
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            logger.notice("RouteRanker is listening on http://\(configuration.host):\(port)")
+        },
+        logger: logger
+    )
+    app.beforeServerStarts {
+        try await Indexes.create(in: database, logger: logger)
+    }
+    return app
+}

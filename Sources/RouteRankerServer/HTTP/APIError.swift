@@ -1,0 +1,144 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mongo
+
+/// An error as the API reports it: the contract's status, a machine `code`, a message for people,
+/// and details such as the offending `field`. Every error body is
+/// `{"error": {"code", "message", ...details}}`; this file is the one place that decides how any
+/// error becomes a response.
+public struct APIError: Error, Sendable, Equatable {
+    public let status: HTTPResponse.Status
+    public let code: String
+    public let message: String
+    public var details: [String: JSONValue]
+    var headers: HTTPFields
+
+    init(
+        _ status: HTTPResponse.Status, _ code: String, _ message: String,
+        details: [String: JSONValue] = [:], headers: HTTPFields = [:]
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers
+    }
+
+    /// `400`: a malformed body or parameter. For points, `index` is the 0-based position as sent.
+    static func invalid(_ message: String, field: String? = nil, index: Int? = nil, key: String? = nil) -> APIError {
+        var details: [String: JSONValue] = [:]
+        if let field { details["field"] = .string(field) }
+        if let index { details["index"] = .int(index) }
+        if let key { details["key"] = .string(key) }
+        return APIError(.badRequest, "invalid_request", message, details: details)
+    }
+
+    /// `401` with the `WWW-Authenticate` challenge.
+    static func unauthorized(_ message: String = "a valid bearer token is required") -> APIError {
+        APIError(.unauthorized, "unauthorized", message, headers: [.wwwAuthenticate: "Bearer"])
+    }
+
+    static func forbidden(_ message: String) -> APIError { APIError(.forbidden, "forbidden", message) }
+
+    /// `404`. Callers that hide existence must use one message per resource kind, so that every
+    /// refusal is byte-for-byte the same.
+    static func notFound(_ message: String = "not found") -> APIError { APIError(.notFound, "not_found", message) }
+
+    static func methodNotAllowed(allow: [HTTPRequest.Method]) -> APIError {
+        let list = allow.map(\.rawValue).joined(separator: ", ")
+        return APIError(
+            .methodNotAllowed, "method_not_allowed", "this path only accepts \(list)",
+            details: ["allow": .array(allow.map { .string($0.rawValue) })], headers: [.allow: list])
+    }
+
+    static func conflict(_ message: String) -> APIError { APIError(.conflict, "conflict", message) }
+
+    static func payloadTooLarge(_ message: String = "the request body is larger than 16 MiB") -> APIError {
+        APIError(.contentTooLarge, "payload_too_large", message)
+    }
+
+    static func unsupportedMediaType(_ message: String) -> APIError {
+        APIError(.unsupportedMediaType, "unsupported_media_type", message)
+    }
+
+    static func unprocessable(_ message: String, details: [String: JSONValue] = [:]) -> APIError {
+        APIError(.unprocessableContent, "unprocessable", message, details: details)
+    }
+
+    static let unavailable = APIError(
+        .serviceUnavailable, "unavailable", "the database is unreachable; try again shortly",
+        headers: [.retryAfter: String(Limits.retryAfterSeconds)])
+
+    static let `internal` = APIError(.internalServerError, "internal", "an unexpected error occurred")
+}
+
+extension APIError {
+    /// Maps any error thrown by a handler to what the client sees. Errors that are not the client's
+    /// fault and not known here become a bare `500` (the details go to the log, never to the client).
+    init(mapping error: any Error) {
+        switch error {
+        case let error as APIError:
+            self = error
+        case MongoError.unavailable:
+            self = .unavailable
+        case let error as HTTPError where error.status == .contentTooLarge:
+            self = .payloadTooLarge()
+        case let error as HTTPError where error.status == .notFound:
+            self = .notFound()
+        case let error as HTTPError where error.status.code < 500:
+            self = APIError(error.status, "invalid_request", error.body ?? error.status.reasonPhrase)
+        case let error as DecodingError:
+            self = APIError(decoding: error)
+        default:
+            self = .internal
+        }
+    }
+
+    /// Turns a `JSONDecoder` failure into a message that names the field and what was expected.
+    init(decoding error: DecodingError) {
+        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            let keys = codingPath + (last.map { [$0] } ?? [])
+            return keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                .trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath, key)
+            self = .invalid("the field '\(field)' is required", field: field)
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let field = path(context.codingPath)
+            self = .invalid("the field '\(field)' must be \(Self.describe(type))", field: field)
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            let reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            self = .invalid("the body is not valid JSON" + (reason.map { ": \($0)" } ?? ""))
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            self = .invalid("the field '\(field)' is invalid: \(context.debugDescription)", field: field)
+        @unknown default:
+            self = .invalid("the body could not be read")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Int64.Type, is Int32.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        case is [Any].Type: "an array"
+        default: "of a different type"
+        }
+    }
+}
+
+extension APIError: HTTPResponseError {
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var fields: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+        fields.merge(details) { current, _ in current }
+        let body = try JSONEncoder.api.encode(["error": JSONValue.object(fields)])
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

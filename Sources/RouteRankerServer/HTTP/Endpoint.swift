@@ -1,0 +1,75 @@
+import HTTPTypes
+import Hummingbird
+
+/// One row of the route table: a method, a path template and the handler that returns its data.
+struct Endpoint: Sendable {
+    typealias Handler = @Sendable (Request, AppRequestContext) async throws -> Response
+
+    let method: HTTPRequest.Method
+    let path: String
+    let handler: Handler
+
+    init<Output: ResponseGenerator>(
+        _ method: HTTPRequest.Method, _ path: String,
+        _ handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
+    ) {
+        self.method = method
+        self.path = path
+        self.handler = { request, context in
+            try await handler(request, context).response(from: request, context: context)
+        }
+    }
+
+    static func get<O: ResponseGenerator>(
+        _ path: String, _ h: @escaping @Sendable (Request, AppRequestContext) async throws -> O
+    ) -> Endpoint { Endpoint(.get, path, h) }
+
+    static func post<O: ResponseGenerator>(
+        _ path: String, _ h: @escaping @Sendable (Request, AppRequestContext) async throws -> O
+    ) -> Endpoint { Endpoint(.post, path, h) }
+
+    static func put<O: ResponseGenerator>(
+        _ path: String, _ h: @escaping @Sendable (Request, AppRequestContext) async throws -> O
+    ) -> Endpoint { Endpoint(.put, path, h) }
+
+    static func patch<O: ResponseGenerator>(
+        _ path: String, _ h: @escaping @Sendable (Request, AppRequestContext) async throws -> O
+    ) -> Endpoint { Endpoint(.patch, path, h) }
+
+    static func delete<O: ResponseGenerator>(
+        _ path: String, _ h: @escaping @Sendable (Request, AppRequestContext) async throws -> O
+    ) -> Endpoint { Endpoint(.delete, path, h) }
+}
+
+/// The methods each path template answers, so that a known path with the wrong method is `405`
+/// with `Allow` instead of Hummingbird's `404`.
+struct AllowedMethods: Sendable {
+    private let table: [(segments: [Substring], methods: [HTTPRequest.Method])]
+
+    init(_ endpoints: [Endpoint]) {
+        var byPath: [String: [HTTPRequest.Method]] = [:]
+        var order: [String] = []
+        for endpoint in endpoints {
+            if byPath[endpoint.path] == nil { order.append(endpoint.path) }
+            byPath[endpoint.path, default: []].append(endpoint.method)
+        }
+        table = order.map { (Self.segments($0), byPath[$0]!) }
+    }
+
+    /// The methods allowed on `path`, or `nil` if no route has that shape.
+    func methods(for path: String) -> [HTTPRequest.Method]? {
+        let actual = Self.segments(path)
+        let matches = table.filter { entry in
+            entry.segments.count == actual.count
+                && zip(entry.segments, actual).allSatisfy { $0.first == "{" || $0 == $1 }
+        }
+        guard !matches.isEmpty else { return nil }
+        var methods = matches.flatMap(\.methods)
+        if methods.contains(.get) { methods.append(.head) }
+        return methods
+    }
+
+    private static func segments(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+}

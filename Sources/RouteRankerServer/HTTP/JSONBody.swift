@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+
+extension Request {
+    /// The media type of the body, lower-cased and without parameters (`application/json`).
+    var mediaType: String? {
+        guard let value = headers[.contentType] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1).first ?? ""
+        return type.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// Requires one of `accepted` media types, else `415`.
+    func requireMediaType(_ accepted: Set<String>) throws -> String {
+        guard let type = mediaType, accepted.contains(type) else {
+            let list = accepted.sorted().joined(separator: ", ")
+            let given = mediaType.map { "'\($0)'" } ?? "no Content-Type"
+            throw APIError.unsupportedMediaType("this endpoint takes \(list), not \(given)")
+        }
+        return type
+    }
+
+    /// Reads the whole body, refusing (`413`) anything over `limit` bytes without reading it all:
+    /// a declared `Content-Length` is checked first, and reading stops at the limit.
+    func collectBody(limit: Int = Limits.maxBodyBytes) async throws -> ByteBuffer {
+        if let declared = headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw APIError.payloadTooLarge()
+        }
+        do {
+            return try await body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw APIError.payloadTooLarge()
+        }
+    }
+
+    /// Decodes a JSON body (`Content-Type: application/json`, at most 16 MiB). An empty body,
+    /// malformed JSON or a field of the wrong type is a `400` that says what is wrong.
+    func decodeJSON<Body: Decodable>(_ type: Body.Type) async throws -> Body {
+        _ = try requireMediaType(["application/json"])
+        let buffer = try await collectBody()
+        guard buffer.readableBytes > 0 else { throw APIError.invalid("the body is empty; a JSON object is required") }
+        do {
+            return try JSONDecoder.api.decode(Body.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw APIError(decoding: error)
+        }
+    }
+}

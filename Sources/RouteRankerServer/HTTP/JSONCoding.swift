@@ -1,0 +1,29 @@
+import Foundation
+
+extension JSONEncoder {
+    /// The encoder for every API response: `snake_case` keys and RFC 3339 UTC timestamps with
+    /// milliseconds (`2026-11-21T23:31:59.123Z`), as the contract fixes.
+    static let api: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.string(date))
+        }
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+extension JSONDecoder {
+    /// The decoder for request bodies. Field names are given explicitly by each request type.
+    static let api = JSONDecoder()
+}
+
+/// RFC 3339 timestamps as the contract writes them.
+enum Timestamp {
+    private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+
+    /// `2026-11-21T23:31:59.123Z`: UTC, always with milliseconds.
+    static func string(_ date: Date) -> String { date.formatted(style) }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+
+/// `?limit=` and `?cursor=` of a list. Cursors are opaque to clients: base64url of a small JSON
+/// object that names the list (and sort) it belongs to, so a cursor from another list is `400`.
+struct PageRequest: Sendable {
+    static let defaultLimit = 50
+    static let maxLimit = 200
+
+    var limit: Int
+    /// The keyset position after which the page starts, as stored in the cursor.
+    var after: [String]?
+
+    /// Reads `limit` and `cursor`; `list` names the list and sort the cursor must come from.
+    init(_ request: Request, list: String) throws {
+        let query = request.uri.queryParameters
+        if let raw = query["limit"] {
+            guard let value = Int(String(raw)), (1...Self.maxLimit).contains(value) else {
+                throw APIError.invalid("'limit' must be an integer from 1 to \(Self.maxLimit)", field: "limit")
+            }
+            limit = value
+        } else {
+            limit = Self.defaultLimit
+        }
+        if let raw = query["cursor"] {
+            guard let cursor = Cursor(encoded: String(raw)), cursor.list == list else {
+                throw APIError.invalid("'cursor' is not a cursor of this list", field: "cursor")
+            }
+            after = cursor.key
+        } else {
+            after = nil
+        }
+    }
+
+    /// The page of `sorted` (already in list order) after the cursor; `key` gives an item's
+    /// keyset position, which must increase strictly along `sorted`.
+    func page<Item>(
+        of sorted: [Item], list: String, key: (Item) -> [String],
+        isAfter: ([String], [String]) -> Bool = CodePoint.precedes
+    ) -> (items: [Item], next: String?) {
+        let rest = after.map { position in sorted.filter { isAfter(position, key($0)) } } ?? sorted
+        let items = Array(rest.prefix(limit))
+        let next = rest.count > limit ? items.last.map { Cursor(list: list, key: key($0)).encoded } : nil
+        return (items, next)
+    }
+}
+
+/// The opaque cursor's content.
+struct Cursor: Codable, Equatable {
+    var list: String
+    var key: [String]
+
+    init(list: String, key: [String]) {
+        self.list = list
+        self.key = key
+    }
+
+    init?(encoded: String) {
+        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard encoded.utf8.count <= 2048, let data = Data(base64Encoded: base64),
+            let cursor = try? JSONDecoder().decode(Cursor.self, from: data)
+        else { return nil }
+        self = cursor
+    }
+
+    var encoded: String {
+        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// Code-point order for strings (UTF-8 byte order is code-point order), which the contract uses
+/// for names; Swift's `<` on `String` compares Unicode-canonically instead.
+enum CodePoint {
+    static func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+    static func precedes(_ a: [String], _ b: [String]) -> Bool {
+        for (x, y) in zip(a, b) where x != y { return precedes(x, y) }
+        return a.count < b.count
+    }
+}

@@ -1,0 +1,26 @@
+import Logging
+import Mongo
+
+/// Creates every collection's indexes at start-up (creating an existing index is a no-op).
+enum Indexes {
+    static let all: [(collection: String, indexes: [MongoIndex])] = [
+        ("users", UserRepository.indexes)
+    ]
+
+    /// Creates the indexes, retrying while the database is not reachable yet (e.g. it is still
+    /// starting next to the server), for up to `patience`.
+    static func create(in database: MongoDatabase, logger: Logger, patience: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            do {
+                for (collection, indexes) in all {
+                    try await database.collection(collection).createIndexes(indexes)
+                }
+                return
+            } catch MongoError.unavailable(let message) where ContinuousClock.now < deadline {
+                logger.warning("database not reachable yet, retrying", metadata: ["error": "\(message)"])
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+}

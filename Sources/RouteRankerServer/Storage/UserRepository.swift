@@ -1,0 +1,79 @@
+import Foundation
+import Mongo
+
+/// Users in the `users` collection: `_id` is the user id, the token only as `token_hash`.
+struct UserRepository: Sendable {
+    let collection: MongoCollection
+
+    init(database: MongoDatabase) {
+        collection = database.collection("users")
+    }
+
+    /// Indexes: token lookups go by the digest's unique index.
+    static let indexes = [MongoIndex(keys: ["token_hash": 1], name: "token_hash", unique: true)]
+
+    /// Stores a new user; `409` when the id is taken.
+    func insert(_ user: UserRecord) async throws {
+        do {
+            try await collection.insertOne(Self.document(user))
+        } catch MongoError.duplicateKey {
+            throw APIError.conflict("the user id '\(user.id)' is taken")
+        }
+    }
+
+    func find(id: String) async throws -> UserRecord? {
+        try await collection.findOne(["_id": .string(id)]).flatMap(Self.record)
+    }
+
+    func find(tokenHash: Data) async throws -> UserRecord? {
+        try await collection.findOne(["token_hash": .binary(subtype: 0, Array(tokenHash))]).flatMap(Self.record)
+    }
+
+    /// The registered users among `ids`, as `(id, name)`.
+    func names(of ids: [String]) async throws -> [FriendView] {
+        guard !ids.isEmpty else { return [] }
+        let filter: BSONDocument = ["_id": ["$in": .array(ids.map { .string($0) })]]
+        return try await collection.find(filter, projection: ["name": 1]).compactMap { document in
+            guard let id = document.string("_id"), let name = document.string("name") else { return nil }
+            return FriendView(id: id, name: name)
+        }
+    }
+
+    /// Sets the name and/or friends; returns the updated user.
+    func update(id: String, name: String?, friends: [String]?) async throws -> UserRecord? {
+        var set: BSONDocument = [:]
+        if let name { set["name"] = .string(name) }
+        if let friends { set["friends"] = .array(friends.map { .string($0) }) }
+        if !set.isEmpty {
+            _ = try await collection.updateOne(filter: ["_id": .string(id)], update: ["$set": .document(set)])
+        }
+        return try await find(id: id)
+    }
+
+    /// Replaces the token digest: the old token stops working with this write.
+    func replaceTokenHash(id: String, with hash: Data) async throws {
+        _ = try await collection.updateOne(
+            filter: ["_id": .string(id)], update: ["$set": ["token_hash": .binary(subtype: 0, Array(hash))]])
+    }
+
+    private static func document(_ user: UserRecord) -> BSONDocument {
+        [
+            "_id": .string(user.id),
+            "name": .string(user.name),
+            "friends": .array(user.friends.map { .string($0) }),
+            "token_hash": .binary(subtype: 0, Array(user.tokenHash)),
+            "created_at": .date(user.createdAt),
+        ]
+    }
+
+    private static func record(_ document: BSONDocument) -> UserRecord? {
+        guard let id = document.string("_id"), let name = document.string("name"),
+            case .binary(_, let hash)? = document["token_hash"], let createdAt = document.date("created_at")
+        else { return nil }
+        let friends = document.array("friends")?.compactMap { value -> String? in
+            if case .string(let id) = value { return id }
+            return nil
+        }
+        return UserRecord(id: id, name: name, friends: friends ?? [], tokenHash: Data(hash), createdAt: createdAt)
+    }
+}

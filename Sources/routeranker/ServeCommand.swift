@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+import RouteRankerServer
+
+/// `routeranker serve`: runs the HTTP server until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the RouteRanker HTTP server.")
+
+    @Option(help: "Interface to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Port to listen on (default: $PORT, else 8080).")
+    var port: Int?
+
+    @Option(name: .customLong("mongodb-uri"), help: "MongoDB connection string (default: $MONGODB_URI).")
+    var mongoDBURI: String?
+
+    @Option(help: "Database name (default: $ROUTERANKER_DATABASE, else routeranker).")
+    var database: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = AppConfiguration(
+            host: host,
+            port: port ?? environment["PORT"].flatMap(Int.init) ?? 8080,
+            mongoDBURI: mongoDBURI ?? environment["MONGODB_URI"] ?? "mongodb://127.0.0.1:27017/",
+            database: database ?? environment["ROUTERANKER_DATABASE"] ?? "routeranker",
+            logLevel: logLevel
+        )
+        var logger = Logger(label: "routeranker")
+        logger.logLevel = configuration.logLevel
+        // One registry for the server's own metrics and for any library that reports through
+        // swift-metrics; /metrics prints it.
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let app = try buildApplication(configuration, logger: logger, registry: registry)
+        // runService installs SIGINT/SIGTERM handlers and shuts down gracefully.
+        try await app.runService()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

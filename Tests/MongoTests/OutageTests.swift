@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import Mongo
+import Testing
+
+/// The database going away and coming back, against a SecantusDB this test starts and kills itself.
+@Suite(.serialized) struct OutageTests {
+    @Test(.timeLimit(.minutes(2))) func failsFastWhileDownAndRecoversByItself() async throws {
+        let server = try SecantusProcess()
+        try server.start()
+        // No timeouts in the URI: MongoClient's defaults must make this fail fast.
+        let client = try MongoClient(uri: server.uri, logger: Logger(label: "OutageTests"))
+        defer { client.shutdown() }
+        let db = MongoDatabase(client: client, name: "outage")
+        let docs = db.collection("docs")
+        try await db.ping()
+        try await docs.insertOne(["_id": "before", "n": 1])
+
+        server.kill()
+        for attempt in ["ping", "insert", "find"] {
+            let started = ContinuousClock.now
+            let error = await mongoError {
+                switch attempt {
+                case "ping": try await db.ping()
+                case "insert": try await docs.insertOne(["_id": "during"])
+                default: _ = try await docs.find()
+                }
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(error?.isUnavailable == true, "\(attempt) while down: \(String(describing: error))")
+            #expect(elapsed < .seconds(3), "\(attempt) took \(elapsed) to fail")
+        }
+
+        try server.start()
+        let back = ContinuousClock.now
+        var recovered = false
+        while ContinuousClock.now - back < .seconds(10) {
+            if (try? await db.ping()) != nil {
+                recovered = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let recovery = ContinuousClock.now - back
+        #expect(recovered, "no successful ping within 10 s of the database accepting connections")
+        #expect(recovery < .seconds(5), "recovery took \(recovery)")
+        // The write acknowledged before the crash (w: majority, j: true) survived the SIGKILL.
+        #expect(try await docs.findOne(["_id": "before"]) == ["_id": "before", "n": 1])
+        try await docs.insertOne(["_id": "after"])
+        #expect(try await docs.count() == 2)
+        client.shutdown()  // before the server goes, so ending the sessions does not wait for it
+        server.kill()
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import Mongo
+import Testing
+
+/// The database the tests run against: `MONGODB_URI` (scripts/test starts a throwaway SecantusDB and
+/// sets it). Without it every database test fails with a message saying so, rather than skipping.
+enum TestDatabase {
+    struct MissingURI: Error, CustomStringConvertible {
+        var description: String {
+            "MONGODB_URI is not set: run the tests with scripts/test, or start a SecantusDB "
+                + "(never --standalone) and export MONGODB_URI=mongodb://127.0.0.1:PORT/"
+        }
+    }
+
+    /// One client for the whole test process, as the server has one.
+    static let client: Result<MongoClient, any Error> = {
+        guard let uri = ProcessInfo.processInfo.environment["MONGODB_URI"], !uri.isEmpty else {
+            return .failure(MissingURI())
+        }
+        return Result { try MongoClient(uri: uri, logger: Logger(label: "MongoTests")) }
+    }()
+
+    /// Runs `body` with a database of its own (so tests can run in parallel), dropped afterwards.
+    static func with<T>(
+        _ label: String, _ body: (MongoDatabase) async throws -> T
+    ) async throws -> T {
+        let client = try client.get()
+        let suffix = UUID().uuidString.prefix(8).lowercased()
+        let database = MongoDatabase(client: client, name: "mt_\(label)_\(suffix)")
+        do {
+            let result = try await body(database)
+            try? await database.drop()
+            return result
+        } catch {
+            try? await database.drop()
+            throw error
+        }
+    }
+}
+
+/// Runs `body` and returns the `MongoError` it throws; records an issue if it throws something else
+/// or nothing.
+func mongoError(
+    _ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+) async -> MongoError? {
+    do {
+        try await body()
+        Issue.record("expected a MongoError, got success", sourceLocation: sourceLocation)
+    } catch let error as MongoError {
+        return error
+    } catch {
+        Issue.record("expected a MongoError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+extension MongoError {
+    var isDuplicateKey: Bool {
+        if case .duplicateKey = self { true } else { false }
+    }
+
+    var isUnavailable: Bool {
+        if case .unavailable = self { true } else { false }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import RouteRankerCore
+
+/// Geodesy against GeographicLib's Inverse (Python `geographiclib` 2.1), computed by
+/// `scripts/make-golden-geodesics` into `Data/geodesic-golden.csv` and `Data/track-*.csv`.
+@Suite struct GeodesicGoldenTests {
+    struct Row {
+        var kind: Substring
+        var p: Coordinate
+        var q: Coordinate
+        var s12: Double
+    }
+
+    static func rows() throws -> [Row] {
+        try TestData.csvRows("geodesic-golden.csv").map { f in
+            Row(
+                kind: f[0], p: Coordinate(lat: Double(f[1])!, lon: Double(f[2])!),
+                q: Coordinate(lat: Double(f[3])!, lon: Double(f[4])!), s12: Double(f[5])!)
+        }
+    }
+
+    @Test func shortSegmentsWithin4e8() throws {
+        let rows = try Self.rows().filter { $0.kind == "short" || $0.kind == "special" }
+        #expect(rows.count > 3000)
+        var worst = 0.0
+        var fast = 0
+        for r in rows where r.s12 > 0 && r.s12 <= 1000 {
+            let d = Geodesic.distance(from: r.p, to: r.q)
+            if GeodesicFastPath.distance(r.p, r.q) != nil { fast += 1 }
+            let rel = abs(d - r.s12) / r.s12
+            worst = max(worst, rel)
+            #expect(rel <= 4e-8, "\(r)")
+        }
+        print("short segments: worst relative error \(worst), fast path \(fast)/\(rows.count)")
+        #expect(fast > 2500)
+    }
+
+    @Test func fastPathAloneIsAccurateOnItsDomain() throws {
+        var worst = 0.0
+        for r in try Self.rows() where r.s12 >= 1 {
+            guard let d = GeodesicFastPath.distance(r.p, r.q) else { continue }
+            worst = max(worst, abs(d - r.s12) / r.s12)
+        }
+        print("fast path: worst relative error \(worst) (segments ≥ 1 m)")
+        #expect(worst <= 4e-8)
+    }
+
+    @Test func longAndAntipodalMatchKarney() throws {
+        var worst = 0.0
+        for r in try Self.rows() where r.kind == "medium" || r.kind == "long" || r.kind == "antipodal" {
+            let d = Geodesic.distance(from: r.p, to: r.q)
+            worst = max(worst, abs(d - r.s12) / r.s12)
+            #expect(abs(d - r.s12) <= 1e-12 * r.s12 + 1e-8, "\(r)")
+        }
+        print("long/antipodal: worst relative error \(worst)")
+    }
+
+    @Test(arguments: ["equator", "midlat", "arctic", "antimeridian"])
+    func wholeTracksWithin1e9(name: String) throws {
+        let refs = try JSONSerialization.jsonObject(with: TestData.data("track-references.json")) as! [String: Any]
+        let ref = (refs[name] as! [String: Any])["distance_m"] as! Double
+        let pts = try TestData.csvRows("track-\(name).csv").map { Coordinate(lat: Double($0[0])!, lon: Double($0[1])!) }
+        var total = 0.0
+        for i in 1..<pts.count { total += Geodesic.distance(from: pts[i - 1], to: pts[i]) }
+        let rel = abs(total - ref) / ref
+        print("track \(name): relative error \(rel)")
+        #expect(rel <= 1e-9)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import RouteRankerServer
+import TestSupport
+
+/// Runs `body` against a real application on its own fresh database in the test MongoDB.
+func withApp(
+    uri: String = TestEnvironment.mongoURI,
+    _ body: @Sendable (any TestClientProtocol) async throws -> Void
+) async throws {
+    var logger = Logger(label: "routeranker-test")
+    logger.logLevel = .warning
+    let configuration = AppConfiguration(mongoDBURI: uri, database: TestEnvironment.uniqueDatabaseName("server"))
+    let app = try buildApplication(configuration, logger: logger)
+    try await app.test(.router, body)
+}
+
+/// A decoded JSON body, for assertions that name fields as the contract does.
+typealias JSONObject = [String: Any]
+
+extension TestResponse {
+    var json: JSONObject {
+        (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])) as? JSONObject ?? [:]
+    }
+
+    var text: String { String(buffer: body) }
+
+    /// The `error.code` of an error body.
+    var errorCode: String? { (json["error"] as? JSONObject)?["code"] as? String }
+}
+
+extension TestClientProtocol {
+    /// Sends `body` (a JSON string) with `Content-Type: application/json` unless told otherwise.
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: String? = nil,
+        contentType: String? = "application/json", headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if json != nil, let contentType { headers[.contentType] = contentType }
+        return try await execute(
+            uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+    }
+
+    /// Registers a user and returns its token.
+    func register(_ id: String, name: String? = nil, friends: [String] = []) async throws -> String {
+        let friendList = friends.map { "\"\($0)\"" }.joined(separator: ",")
+        let response = try await send(
+            .post, "/v1/users", json: #"{"id":"\#(id)","name":"\#(name ?? id)","friends":[\#(friendList)]}"#)
+        guard response.status == .created, let token = response.json["token"] as? String else {
+            throw TestFailure("registering \(id) gave \(response.status): \(response.text)")
+        }
+        return token
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
