@@ -49,11 +49,14 @@ final class BatchChannel: @unchecked Sendable {
         condition.lock()
         finished = true
         if failure == nil, let error, !(error is CancellationError) { failure = error }
-        let consumer = waiting
+        guard let consumer = waiting else {
+            condition.unlock()
+            return
+        }
         waiting = nil
         let outcome = takeOutcome()
         condition.unlock()
-        consumer?.resume(with: outcome)
+        consumer.resume(with: outcome)
     }
 
     /// Consumer: stop; wakes a blocked producer and a suspended consumer.

@@ -46,7 +46,8 @@ public final class MongoClient: Service, @unchecked Sendable {
         MongoRuntime.initializeOnce()
         var error = bson_error_t()
         guard let parsed = mongoc_uri_new_with_error(uri, &error) else {
-            throw MongoError.other(code: Int(error.code), domain: Int(error.domain), message: MongoError.message(of: error))
+            throw MongoError.other(
+                code: Int(error.code), domain: Int(error.domain), message: MongoError.message(of: error))
         }
         defer { mongoc_uri_destroy(parsed) }
 

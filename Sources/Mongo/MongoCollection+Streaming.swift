@@ -61,7 +61,7 @@ public struct MongoBatchStream: AsyncSequence, Sendable {
 ///
 /// `@unchecked Sendable`: `started` is only touched by the iterating task (iterators are not shared);
 /// the channel is thread-safe.
-public final class IteratorBox: @unchecked Sendable {
+final class IteratorBox: @unchecked Sendable {
     let channel: BatchChannel
     let produce: @Sendable (BatchChannel) async throws -> Void
     private var started = false

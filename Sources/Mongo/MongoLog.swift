@@ -4,6 +4,8 @@ import Logging
 /// Process-wide libmongoc set-up: `mongoc_init` exactly once, and libmongoc's log sent to swift-log.
 enum MongoRuntime {
     /// Swift runs a global's initializer once, thread-safely, on first use: that is our `pthread_once`.
+    /// There is no matching `mongoc_cleanup`: it must not run while any pool exists, and the process
+    /// exit reclaims everything anyway.
     private static let initialized: Bool = {
         mongoc_init()
         mongoc_log_set_handler(mongocLogHandler, nil)

@@ -100,10 +100,11 @@ public struct FileStats: Sendable, Hashable {
         self.stats = acc.stats
     }
 
-    /// The stats as pretty-printed JSON (API.md's field names and order, explicit nulls).
+    /// The stats as pretty-printed JSON: API.md's field names, explicit nulls, sorted keys (so
+    /// that two runs diff cleanly; Foundation's encoder has no stable order otherwise).
     public func statsJSON() throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(stats), as: UTF8.self)
     }
 }

@@ -115,7 +115,7 @@ public struct RouteStats: Sendable, Hashable, Codable {
         case elevationLossM = "elevation_loss_m"
     }
 
-    /// Encodes in API.md's order, with `null` for every absent value (never an omitted key).
+    /// Encodes every field, with `null` for an absent value (never an omitted key).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(points, forKey: .points)

@@ -14,5 +14,15 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .patch("/v1/users/me", c.users.update),
         .post("/v1/users/me/token", c.users.rotateToken),
         .get("/v1/friends", c.users.friends),
+
+        // Routes
+        .post("/v1/routes", c.routes.create),
+        .get("/v1/routes", c.routeList.list),
+        .get("/v1/routes/{id}", c.routes.get),
+        .patch("/v1/routes/{id}", c.routes.patch),
+        .delete("/v1/routes/{id}", c.routes.delete),
+        .post("/v1/routes/{id}/points", c.routes.append),
+        .get("/v1/routes/{id}/points", c.downloads.points),
+        .post("/v1/routes/{id}/finish", c.routes.finish),
     ]
 }

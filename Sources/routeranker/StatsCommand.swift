@@ -25,7 +25,7 @@ struct StatsCommand: ParsableCommand {
         do {
             route = try RouteFile.read(data, fileName: file)
         } catch let error as FormatError {
-            throw ValidationError("\(file): \(error.message)")
+            throw StatsFileError(description: "\(file): \(error.message)")
         }
         let result = FileStats(file: route, activity: activity)
         print(try result.statsJSON())
@@ -33,4 +33,9 @@ struct StatsCommand: ParsableCommand {
             + "dropped \(result.ingest.dropped) (\(route.format.rawValue), activity \(activity.rawValue))\n"
         FileHandle.standardError.write(Data(counts.utf8))
     }
+}
+
+/// A file that cannot be read as a route: reported as `Error: <file>: <why>`, without usage help.
+struct StatsFileError: Error, CustomStringConvertible {
+    var description: String
 }

@@ -105,8 +105,12 @@ import Testing
             """
         var error = bson_error_t()
         let bson = try #require(bson_new_from_json(json, -1, &error))
-        let originalBytes = Array(UnsafeBufferPointer(start: bson_get_data(bson), count: Int(bson_get_data(bson)!
-            .withMemoryRebound(to: Int32.self, capacity: 1) { $0.pointee })))
+        let originalBytes = Array(
+            UnsafeBufferPointer(
+                start: bson_get_data(bson),
+                count: Int(
+                    bson_get_data(bson)!
+                        .withMemoryRebound(to: Int32.self, capacity: 1) { $0.pointee })))
         let document = try BSONDocument(stealing: bson)
         #expect(document.double("d") == 7.1)
         #expect(document["i"] == .int32(42))

@@ -15,7 +15,8 @@ import Testing
 
             let listed = try await db.runCommand(["listIndexes": "shares"])
             let specs = listed.document("cursor")?.array("firstBatch")?.compactMap(\.documentValue) ?? []
-            let byName = Dictionary(uniqueKeysWithValues: specs.compactMap { spec in spec.string("name").map { ($0, spec) } })
+            let byName = Dictionary(
+                uniqueKeysWithValues: specs.compactMap { spec in spec.string("name").map { ($0, spec) } })
             #expect(byName["route_1_to_1"]?.bool("unique") == true)
             #expect(byName["route_1_to_1"]?.document("key").map(Self.keyPattern) == "route:1,to:1")
             #expect(byName["by_recipient"]?.document("key").map(Self.keyPattern) == "to:1,shared_at:-1")
@@ -61,7 +62,10 @@ import Testing
             // Points 0, ~680, ~1360, ~2040 m east of the query point, inserted far-to-near.
             try await places.insertMany(
                 (0..<4).reversed().map { i in
-                    ["_id": .int(i), "loc": ["type": "Point", "coordinates": [.double(13.4 + Double(i) * 0.01), 52.5]]]
+                    [
+                        "_id": .int(i),
+                        "loc": ["type": "Point", "coordinates": [.double(13.4 + Double(i) * 0.01), 52.5]],
+                    ]
                 })
             let here: BSONValue = ["type": "Point", "coordinates": [13.4, 52.5]]
 
@@ -78,7 +82,9 @@ import Testing
 
             let box: BSONValue = [
                 "type": "Polygon",
-                "coordinates": [[[13.39, 52.49], [13.415, 52.49], [13.415, 52.51], [13.39, 52.51], [13.39, 52.49]]],
+                "coordinates": [
+                    [[13.39, 52.49], [13.415, 52.49], [13.415, 52.51], [13.39, 52.51], [13.39, 52.49]]
+                ],
             ]
             let within = try await places.find(["loc": ["$geoWithin": ["$geometry": box]]], sort: ["_id": 1])
             #expect(within.map { $0.int("_id") } == [0, 1])

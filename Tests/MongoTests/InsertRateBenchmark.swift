@@ -22,7 +22,9 @@ import Testing
         for document in encodedDocuments { _ = try BSONDocument(bsonBytes: document) }
         let decoded = ContinuousClock.now - decode
 
-        print("BENCH \(buckets) buckets (\(bytes / buckets) bytes each): build \(built), encode \(encoded), decode \(decoded)")
+        print(
+            "BENCH \(buckets) buckets (\(bytes / buckets) bytes each): build \(built), encode \(encoded), decode \(decoded)"
+        )
 
         try await TestDatabase.with("bench") { db in
             let points = db.collection("points")
@@ -52,7 +54,8 @@ import Testing
 
     static func rate(_ count: Int, _ duration: Duration) -> String {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-        return String(format: "%.0f buckets/s = %.0f points/s (%.1f ms per bucket)", Double(count) / seconds,
+        return String(
+            format: "%.0f buckets/s = %.0f points/s (%.1f ms per bucket)", Double(count) / seconds,
             Double(count * 1000) / seconds, seconds * 1000 / Double(count))
     }
 }

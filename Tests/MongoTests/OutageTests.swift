@@ -1,29 +1,31 @@
 import Foundation
 import Logging
 import Mongo
+import TestSupport
 import Testing
 
 /// The database going away and coming back, against a SecantusDB this test starts and kills itself.
 @Suite(.serialized) struct OutageTests {
     @Test(.timeLimit(.minutes(2))) func failsFastWhileDownAndRecoversByItself() async throws {
         let server = try SecantusProcess()
-        try server.start()
+        try await server.start()
         // No timeouts in the URI: MongoClient's defaults must make this fail fast.
-        let client = try MongoClient(uri: server.uri, logger: Logger(label: "OutageTests"))
+        let client = try MongoClient(uri: server.plainURI, logger: Logger(label: "OutageTests"))
         defer { client.shutdown() }
         let db = MongoDatabase(client: client, name: "outage")
         let docs = db.collection("docs")
         try await db.ping()
         try await docs.insertOne(["_id": "before", "n": 1])
 
-        server.kill()
-        for attempt in ["ping", "insert", "find"] {
+        server.stop()
+        for attempt in ["ping", "insert", "find", "transaction"] {
             let started = ContinuousClock.now
             let error = await mongoError {
                 switch attempt {
                 case "ping": try await db.ping()
                 case "insert": try await docs.insertOne(["_id": "during"])
-                default: _ = try await docs.find()
+                case "find": _ = try await docs.find()
+                default: try await db.transaction { try $0.collection("docs").insertOne(["_id": "during"]) }
                 }
             }
             let elapsed = ContinuousClock.now - started
@@ -31,7 +33,7 @@ import Testing
             #expect(elapsed < .seconds(3), "\(attempt) took \(elapsed) to fail")
         }
 
-        try server.start()
+        try await server.start()
         let back = ContinuousClock.now
         var recovered = false
         while ContinuousClock.now - back < .seconds(10) {
@@ -49,6 +51,6 @@ import Testing
         try await docs.insertOne(["_id": "after"])
         #expect(try await docs.count() == 2)
         client.shutdown()  // before the server goes, so ending the sessions does not wait for it
-        server.kill()
+        server.stop()
     }
 }

@@ -21,7 +21,8 @@ import Testing
     @Test func findStreamDeliversEverythingInOrder() async throws {
         try await TestDatabase.with("stream") { db in
             let items = db.collection("items")
-            try await items.insertMany((0..<250).map { ["_id": .int($0), "pad": .string(String(repeating: "x", count: 100))] })
+            try await items.insertMany(
+                (0..<250).map { ["_id": .int($0), "pad": .string(String(repeating: "x", count: 100))] })
             var ids: [Int] = []
             var batches = 0
             for try await batch in items.findStream(sort: ["_id": 1], projection: ["pad": 0], batchSize: 40) {
@@ -52,6 +53,25 @@ import Testing
                 }
             }
             #expect(try await items.count() == 50)
+        }
+    }
+
+    /// A consumer that stops reading longer than `stallTimeout` loses the stream (with an error, not a
+    /// silently short result), and its pool thread is freed.
+    @Test func stalledConsumerGetsAnError() async throws {
+        try await TestDatabase.with("stall") { db in
+            let items = db.collection("items")
+            try await items.insertMany((0..<30).map { ["_id": .int($0)] })
+            var received = 0
+            let error = await mongoError {
+                for try await batch in items.findStream(batchSize: 5, stallTimeout: 0.2) {
+                    received += batch.count
+                    try await Task.sleep(for: .milliseconds(600))
+                }
+            }
+            #expect(error != nil)
+            #expect(received < 30)
+            #expect(try await items.count() == 30)
         }
     }
 }

@@ -65,7 +65,8 @@ import Testing
                         try await db.transaction(maxAttempts: 20) { txn in
                             let counters = txn.collection("counters")
                             let n = try counters.findOne(["_id": "c"])?.int("n") ?? -1
-                            try counters.updateOne(filter: ["_id": "c", "n": .int(n)], update: ["$set": ["n": .int(n + 1)]])
+                            try counters.updateOne(
+                                filter: ["_id": "c", "n": .int(n)], update: ["$set": ["n": .int(n + 1)]])
                         }
                     }
                 }

@@ -69,3 +69,28 @@ import Testing
         #expect(rel <= 1e-9)
     }
 }
+
+/// The exact helpers around PROJ.
+@Suite struct GeodesicHelpersTests {
+    @Test func directAndInterpolateAgreeWithInverse() {
+        let p = Coordinate(lat: 60.1, lon: 24.9)
+        let q = Geodesic.direct(from: p, azimuth: 123.4, distance: 12_345.678)
+        let line = Geodesic.inverse(from: p, to: q)
+        #expect(abs(line.distance - 12_345.678) < 1e-8)
+        #expect(abs(line.initialAzimuth - 123.4) < 1e-9)
+        let mid = Geodesic.interpolate(from: p, to: q, fraction: 0.25)
+        #expect(abs(Geodesic.inverse(from: p, to: mid).distance - 12_345.678 / 4) < 1e-8)
+        #expect(Geodesic.interpolate(from: p, to: q, fraction: 0) == p)
+        #expect(Geodesic.interpolate(from: p, to: q, fraction: 1) == q)
+    }
+
+    @Test func fastPathHandsOverOutsideItsDomain() {
+        let p = Coordinate(lat: 45, lon: 10)
+        #expect(GeodesicFastPath.distance(p, Coordinate(lat: 45.005, lon: 10)) != nil)
+        #expect(GeodesicFastPath.distance(p, Coordinate(lat: 45.01, lon: 10)) == nil)  // > 1 km
+        #expect(GeodesicFastPath.distance(Coordinate(lat: 80.5, lon: 0), Coordinate(lat: 80.5001, lon: 0)) == nil)
+        #expect(GeodesicFastPath.distance(Coordinate(lat: 0, lon: 179.9999), Coordinate(lat: 0, lon: -179.9999)) == nil)
+        #expect(Geodesic.distance(from: Coordinate(lat: 0, lon: 179.9999), to: Coordinate(lat: 0, lon: -179.9999)) < 23)
+        #expect(Geodesic.distance(from: p, to: p) == 0)
+    }
+}

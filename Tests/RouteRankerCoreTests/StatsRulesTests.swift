@@ -7,13 +7,15 @@ import Testing
 @Suite struct StatsRulesTests {
     @Test func emptyRouteHasAPIShape() throws {
         let stats = StatsAccumulator(activity: .run).stats
-        let json = String(decoding: try JSONEncoder().encode(stats), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(stats), as: UTF8.self)
         #expect(
             json == """
-                {"points":0,"distance_m":0,"duration_s":0,"moving_time_s":0,"avg_speed_mps":0,\
-                "avg_pace_s_per_km":null,"max_speed_mps":0,"elevation_gain_m":null,"elevation_loss_m":null,\
-                "bbox":null,"start":null,"end":null,"splits":[],"params":{"max_speed_mps":12,\
-                "moving_threshold_mps":0.5,"elevation_hysteresis_m":5}}
+                {"avg_pace_s_per_km":null,"avg_speed_mps":0,"bbox":null,"distance_m":0,"duration_s":0,\
+                "elevation_gain_m":null,"elevation_loss_m":null,"end":null,"max_speed_mps":0,"moving_time_s":0,\
+                "params":{"elevation_hysteresis_m":5,"max_speed_mps":12,"moving_threshold_mps":0.5},"points":0,\
+                "splits":[],"start":null}
                 """)
         #expect(try JSONDecoder().decode(RouteStats.self, from: Data(json.utf8)) == stats)
     }
@@ -129,7 +131,7 @@ import Testing
         let s = Routes.stats(b.points).0.stats
         // 100 → 105 (+5); 105 → 100 (−5); 100 → 94 (−6); 94 → 99.5 (+5.5); 99.5 → 120 (+20.5)
         #expect(s.elevationGainM == 5 + 5.5 + 20.5)
-        #expect(s.elevationLossM == 5 + 6)
+        #expect(s.elevationLossM == 11.0)  // 5 + 6
     }
 
     @Test func elevationStartsAtTheFirstEleAndIsNullWithoutAny() {
@@ -167,21 +169,18 @@ import Testing
     }
 
     @Test func splitsInterpolateLinearlyAlongDistance() {
-        // 400 m per 100 s, then one 1,400 m step in 100 s crossing km 1 and 2.
+        // 400 m in 100 s, then one 1,700 m step in 100 s crossing km 1 and km 2.
         var b = RouteBuilder(lat: 0, lon: 0, t: 0.5)
         b.step(400, after: 100)
-        b.step(1_400, after: 100)
-        let (acc, _) = Routes.stats(b.points, .ride)
+        b.step(1_700, after: 100)
         let d1 = Geodesic.distance(from: b.points[0].coordinate, to: b.points[1].coordinate)
         let d2 = Geodesic.distance(from: b.points[1].coordinate, to: b.points[2].coordinate)
-        let t1 = 100 + (1000 - d1) / d2 * 100
-        let t2 = 100 + (2000 - d1) / d2 * 100
-        let s = acc.stats.splits
-        #expect(s.count == 1)  // 1,800 m: one whole km
-        #expect(abs(s[0].timeS - t1) < 1e-9)
-        b.step(300, after: 30)
-        let s2 = Routes.stats(b.points, .ride).0.stats.splits
-        #expect(s2.count == 2)
-        #expect(abs(s2[1].timeS - (t2 - t1)) < 1e-9)
+        let km1 = 100.5 + (1000 - d1) / d2 * 100
+        let km2 = 100.5 + (2000 - d1) / d2 * 100
+        let s = Routes.stats(b.points, .ride).0.stats.splits
+        #expect(s.count == 2)
+        #expect(abs(s[0].timeS - (km1 - 0.5)) < 1e-9)
+        #expect(abs(s[1].timeS - (km2 - km1)) < 1e-9)
+        #expect(abs(s[1].timeS - 1000 / d2 * 100) < 1e-9)
     }
 }

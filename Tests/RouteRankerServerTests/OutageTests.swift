@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
 
 /// The database going away: requests answer 503 with Retry-After within about 3 s, /healthz stays
 /// instant, and service resumes on its own once the database is back.

@@ -24,7 +24,8 @@ typealias JSONObject = [String: Any]
 
 extension TestResponse {
     var json: JSONObject {
-        (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])) as? JSONObject ?? [:]
+        (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed]))
+            as? JSONObject ?? [:]
     }
 
     var text: String { String(buffer: body) }

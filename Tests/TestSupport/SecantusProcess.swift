@@ -24,6 +24,9 @@ public final class SecantusProcess: @unchecked Sendable {
         "mongodb://127.0.0.1:\(port)/?serverSelectionTimeoutMS=1500&connectTimeoutMS=1500&socketTimeoutMS=5000"
     }
 
+    /// A connection string without timeouts, to test the client's own defaults.
+    public var plainURI: String { "mongodb://127.0.0.1:\(port)/" }
+
     /// Starts the server and waits until it accepts connections (up to 30 s).
     public func start() async throws {
         let process = Process()

@@ -14,7 +14,8 @@ struct UsersController: Sendable {
         let friends = try UserRules.validateFriends(body.friends ?? [], of: body.id)
         let token = Secret.generate()
         let user = UserRecord(
-            id: body.id, name: name, friends: friends, tokenHash: Secret.hash(token), createdAt: .now.millisecondPrecision)
+            id: body.id, name: name, friends: friends, tokenHash: Secret.hash(token),
+            createdAt: .now.millisecondPrecision)
         try await users.insert(user)
         return .created(RegisteredUser(id: user.id, name: user.name, token: token))
     }

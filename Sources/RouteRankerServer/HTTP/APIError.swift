@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mongo
+import RouteRankerCore
 
 /// An error as the API reports it: the contract's status, a machine `code`, a message for people,
 /// and details such as the offending `field`. Every error body is
@@ -80,6 +81,8 @@ extension APIError {
         switch error {
         case let error as APIError:
             self = error
+        case let error as FormatError:
+            self = .invalid(error.message, field: error.field, index: error.index, key: error.key)
         case MongoError.unavailable:
             self = .unavailable
         case let error as HTTPError where error.status == .contentTooLarge:

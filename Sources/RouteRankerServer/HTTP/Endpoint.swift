@@ -64,8 +64,7 @@ struct AllowedMethods: Sendable {
                 && zip(entry.segments, actual).allSatisfy { $0.first == "{" || $0 == $1 }
         }
         guard !matches.isEmpty else { return nil }
-        var methods = matches.flatMap(\.methods)
-        if methods.contains(.get) { methods.append(.head) }
+        let methods = matches.flatMap(\.methods)
         return methods
     }
 

@@ -23,7 +23,8 @@ struct ErrorMiddleware: RouterMiddleware {
             let mapped = APIError(mapping: error)
             if mapped.status.code >= 500 {
                 context.logger.error(
-                    "request failed", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+                    "request failed",
+                    metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             }
             return try mapped.response(from: request, context: context)
         }

@@ -30,7 +30,8 @@ enum UserRules {
 
     static func validateID(_ id: String, field: String = "id") throws {
         guard isValidID(id) else {
-            throw APIError.invalid("'\(field)' must be 1–64 characters of letters, digits, '_', '.' or '-'", field: field)
+            throw APIError.invalid(
+                "'\(field)' must be 1–64 characters of letters, digits, '_', '.' or '-'", field: field)
         }
     }
 

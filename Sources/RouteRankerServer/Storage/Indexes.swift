@@ -4,7 +4,9 @@ import Mongo
 /// Creates every collection's indexes at start-up (creating an existing index is a no-op).
 enum Indexes {
     static let all: [(collection: String, indexes: [MongoIndex])] = [
-        ("users", UserRepository.indexes)
+        ("users", UserRepository.indexes),
+        ("routes", RouteRepository.indexes),
+        ("points", PointBuckets.indexes),
     ]
 
     /// Creates the indexes, retrying while the database is not reachable yet (e.g. it is still

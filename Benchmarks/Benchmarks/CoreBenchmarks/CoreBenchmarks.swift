@@ -1,0 +1,105 @@
+import Benchmark
+import RouteRankerCore
+
+/// Headline figures of RouteRankerCore, in a release build (scripts/bench-core):
+/// segments/s of `Geodesic.distance` on GPS-like steps (the fast path), segments/s of PROJ's
+/// Karney inverse on the same steps, and points/s through `StatsAccumulator.ingest`.
+/// Throughput is per iteration; one iteration is one segment or one point.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock], timeUnits: .nanoseconds, warmupIterations: 3,
+        maxDuration: .seconds(2), maxIterations: 50)
+
+    let track = BenchTrack.make(count: 100_000)
+    let coordinates = track.map(\.coordinate)
+
+    Benchmark("Geodesic.distance fast path (segments)", configuration: .init(scalingFactor: .mega)) { benchmark in
+        var sum = 0.0
+        var i = 0
+        for _ in benchmark.scaledIterations {
+            sum += Geodesic.distance(from: coordinates[i], to: coordinates[i + 1])
+            i += 1
+            if i == coordinates.count - 1 { i = 0 }
+        }
+        blackHole(sum)
+    }
+
+    Benchmark("Geodesic.inverse PROJ/Karney (segments)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        var sum = 0.0
+        var i = 0
+        for _ in benchmark.scaledIterations {
+            sum += Geodesic.inverse(from: coordinates[i], to: coordinates[i + 1]).distance
+            i += 1
+            if i == coordinates.count - 1 { i = 0 }
+        }
+        blackHole(sum)
+    }
+
+    Benchmark("StatsAccumulator.ingest (points, 1000-point batches)", configuration: .init(scalingFactor: .kilo)) {
+        benchmark in
+        // Batches of 1000 points, as an append would bring; the route restarts when exhausted.
+        var acc = StatsAccumulator(activity: .run)
+        var i = 0
+        var pending = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            pending += 1
+            if pending == 1000 {
+                blackHole(acc.ingest(track[i..<i + 1000]).accepted)
+                i += 1000
+                pending = 0
+                if i + 1000 > track.count {
+                    i = 0
+                    acc = StatsAccumulator(activity: .run)
+                }
+            }
+        }
+        blackHole(acc.stats.distanceM)
+    }
+}
+
+/// A GPS-like route: 1 Hz, 1–5 m steps with a wandering heading, at a mid latitude.
+enum BenchTrack {
+    static func make(count: Int) -> [TrackPoint] {
+        var rng = SplitMix(state: 42)
+        var lat = 47.3
+        var lon = 8.5
+        var heading = 0.0
+        var points: [TrackPoint] = []
+        points.reserveCapacity(count)
+        for i in 0..<count {
+            points.append(TrackPoint(lat: lat, lon: lon, t: 1_700_000_000 + Double(i), ele: 400 + Double(i % 100)))
+            heading += (rng.unit() - 0.5) * 0.6
+            let metres = 1 + 4 * rng.unit()
+            lat += metres * _cos(heading) / 111_200
+            lon += metres * _sin(heading) / 75_500
+        }
+        return points
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        mutating func unit() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+    }
+}
+
+// Foundation-free sine and cosine for the track generator only.
+private func _cos(_ x: Double) -> Double { _sin(x + Double.pi / 2) }
+private func _sin(_ x: Double) -> Double {
+    var y = x.truncatingRemainder(dividingBy: 2 * Double.pi)
+    if y > Double.pi { y -= 2 * Double.pi }
+    if y < -Double.pi { y += 2 * Double.pi }
+    var term = y
+    var sum = y
+    for k in 1..<12 {
+        term *= -y * y / Double((2 * k) * (2 * k + 1))
+        sum += term
+    }
+    return sum
+}

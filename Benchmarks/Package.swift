@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+// The benchmarks of RouteRankerCore (ordo-one/benchmark), a package of their own so that the
+// main package builds without them. Run: scripts/bench-core (or `swift package benchmark` here).
+import PackageDescription
+
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(name: "RouteRanker", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "CoreBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "RouteRankerCore", package: "RouteRanker"),
+            ],
+            path: "Benchmarks/CoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import RouteRankerCore
+
+/// `GET /v1/routes/{id}/points`: the download, in any format, streamed bucket by bucket.
+struct DownloadsController: Sendable {
+    let auth: Authenticator
+    let visibility: Visibility
+    let buckets: PointBuckets
+
+    func points(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let user = try await auth.user(request)
+        let route = try await visibility.readable(try context.parameters.require("id"), by: user)
+        return try download(route, request: request)
+    }
+
+    /// The download of `route` as `?format=` asks, with an `ETag`; `304` when `If-None-Match` names it.
+    func download(_ route: RouteRecord, request: Request) throws -> Response {
+        let raw = request.uri.queryParameters["format"].map(String.init) ?? "json"
+        guard let format = DownloadFormat(rawValue: raw) else {
+            throw APIError.invalid(
+                "'format' must be one of json, ndjson, text, gpx, geojson, csv", field: "format")
+        }
+        let etag = ETag(route.id, String(route.version), format.rawValue)
+        var headers: HTTPFields = [.eTag: etag.value, .cacheControl: "private, no-cache"]
+        guard !etag.matches(request) else { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = format.contentType + "; charset=utf-8"
+        if format == .csv { headers[.contentType] = "text/csv; charset=utf-8; header=present" }
+        let points = buckets.read(route: route.id, count: route.pointCount)
+        let writer = DownloadWriter(
+            format: format, id: route.id, name: route.name, annotations: route.annotations)
+        let body = ResponseBody { bodyWriter in
+            var writer = writer
+            try await bodyWriter.write(ByteBuffer(string: writer.header()))
+            for try await chunk in points {
+                try await bodyWriter.write(ByteBuffer(string: writer.chunk(chunk)))
+            }
+            try await bodyWriter.write(ByteBuffer(string: writer.footer()))
+            try await bodyWriter.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import RouteRankerCore
+
+/// `PATCH /v1/routes/{id}` body.
+struct RouteChangeRequest: Decodable {
+    var name: String?
+    var activity: String?
+}
+
+extension RoutesController {
+    /// `PATCH /v1/routes/{id}`: rename and/or change the activity. A new activity recomputes the
+    /// stats over the kept points with its parameters (points already dropped stay dropped) and
+    /// sets the maximum speed for later appends.
+    func patch(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
+        let user = try await auth.user(request)
+        let id = try context.parameters.require("id")
+        _ = try await visibility.owned(id, by: user)
+        let body = try await request.decodeJSON(RouteChangeRequest.self)
+        let name = try body.name.map { try RouteRules.name($0) }
+        let activity = try body.activity.map { try RouteRules.activity($0) }
+        return try await locks.withLock(id) {
+            var route = try await visibility.owned(id, by: user)
+            let base = route.version
+            if let name { route.name = name }
+            if let activity, activity != route.activity {
+                route.activity = activity
+                var accumulator = route.accumulator
+                // Reading every kept point is inherent to "recompute over the kept points".
+                var kept: [TrackPoint] = []
+                kept.reserveCapacity(route.pointCount)
+                for try await chunk in buckets.read(route: id, count: route.pointCount) { kept += chunk }
+                accumulator.changeActivity(to: activity, keptPoints: kept)
+                route.accumulator = accumulator
+            }
+            guard name != nil || activity != nil else { return RouteSummary(route, sharedWith: []) }
+            route.version += 1
+            try await routes.replace(route, expectedVersion: base)
+            return RouteSummary(route, sharedWith: [])
+        }
+    }
+
+    /// `DELETE /v1/routes/{id}`: the route, then its points. Once the route document is gone
+    /// nothing else of it is reachable, so a failure half-way leaves only invisible leftovers.
+    func delete(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
+        let user = try await auth.user(request)
+        let id = try context.parameters.require("id")
+        _ = try await visibility.owned(id, by: user)
+        try await locks.withLock(id) {
+            try await routes.delete(id: id)
+            try await buckets.deleteAll(route: id)
+        }
+        return NoContent()
+    }
+}

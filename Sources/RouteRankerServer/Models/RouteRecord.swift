@@ -1,0 +1,44 @@
+import Foundation
+import RouteRankerCore
+
+/// Whether a route still takes appends.
+enum RouteState: String, Sendable, Codable {
+    case recording, finished
+}
+
+/// A route as stored in `routes`: the summary, and the running state of its statistics, so that an
+/// append reads this one document and the batch, never the route's earlier points.
+struct RouteRecord: Sendable, Equatable {
+    var id: String
+    var owner: String
+    var name: String
+    var activity: Activity
+    var state: RouteState
+    var createdAt: Date
+    var annotations: [Annotation]
+    /// The incremental statistics; `accumulator.stats` is what clients see.
+    var accumulator: StatsAccumulator
+    /// Bumped by every change of the route (append, finish, rename, activity): the ETag's source,
+    /// and the guard that keeps two writers from both committing on the same base.
+    var version: Int
+
+    /// Committed (visible) points: readers never look past this many.
+    var pointCount: Int { accumulator.count }
+
+    var stats: RouteStats { accumulator.stats }
+
+    /// The time of the first kept point.
+    var startedAt: Date? { accumulator.first.map { Date(timeIntervalSince1970: $0.t) } }
+
+    /// The time of the last kept point, once the route is finished.
+    var endedAt: Date? {
+        state == .finished ? accumulator.last.map { Date(timeIntervalSince1970: $0.t) } : nil
+    }
+}
+
+/// Route ids are ObjectId hex strings; anything else cannot name a route.
+enum RouteID {
+    static func isPlausible(_ id: String) -> Bool {
+        id.utf8.count == 24 && id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+}

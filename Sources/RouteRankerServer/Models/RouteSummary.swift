@@ -1,0 +1,94 @@
+import Foundation
+import RouteRankerCore
+
+/// A route as clients see it: `GET /v1/routes/{id}`, lists, and the answer to a create.
+struct RouteSummary: APIResponse {
+    var id: String
+    var owner: String
+    var name: String
+    var activity: Activity
+    var state: RouteState
+    var createdAt: Date
+    var startedAt: Date?
+    var endedAt: Date?
+    var stats: RouteStats
+    var annotations: [Annotation]
+    /// Shown to the owner only.
+    var sharedWith: [String]?
+    /// In `near` searches: geodesic metres from the search centre to the start.
+    var distanceFromM: Double?
+
+    init(_ route: RouteRecord, sharedWith: [String]?, distanceFromM: Double? = nil) {
+        id = route.id
+        owner = route.owner
+        name = route.name
+        activity = route.activity
+        state = route.state
+        createdAt = route.createdAt
+        startedAt = route.startedAt
+        endedAt = route.endedAt
+        stats = route.stats
+        annotations = route.annotations
+        self.sharedWith = sharedWith
+        self.distanceFromM = distanceFromM
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, owner, name, activity, state, stats, annotations
+        case createdAt = "created_at", startedAt = "started_at", endedAt = "ended_at"
+        case sharedWith = "shared_with", distanceFromM = "distance_from_m"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(owner, forKey: .owner)
+        try c.encode(name, forKey: .name)
+        try c.encode(activity, forKey: .activity)
+        try c.encode(state, forKey: .state)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(startedAt, forKey: .startedAt)  // explicit null before the first point
+        try c.encode(endedAt, forKey: .endedAt)
+        try c.encode(stats, forKey: .stats)
+        try c.encode(annotations, forKey: .annotations)
+        try c.encodeIfPresent(sharedWith, forKey: .sharedWith)
+        try c.encodeIfPresent(distanceFromM, forKey: .distanceFromM)
+    }
+}
+
+/// The answer to an append: `{"accepted","duplicates","dropped","stats"}`.
+struct AppendResult: APIResponse {
+    var accepted: Int
+    var duplicates: Int
+    var dropped: Int
+    var stats: RouteStats
+}
+
+/// Rules for the route fields a client sets.
+enum RouteRules {
+    static func name(_ name: String?) throws -> String {
+        guard let name else { return "Untitled" }
+        guard (1...200).contains(name.count), !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw APIError.invalid("'name' must be 1–200 characters and not blank", field: "name")
+        }
+        return name
+    }
+
+    static func activity(_ raw: String?) throws -> Activity {
+        guard let raw else { return .other }
+        guard let activity = Activity(rawValue: raw) else {
+            throw APIError.invalid(
+                "'activity' must be one of walk, run, ride, drive, other (lower case)", field: "activity")
+        }
+        return activity
+    }
+
+    static func recording(_ raw: String?) throws -> Bool? {
+        switch raw {
+        case nil: nil
+        case "true", "1": true
+        case "false", "0": false
+        default: throw APIError.invalid("'recording' must be true or false", field: "recording")
+        }
+    }
+}

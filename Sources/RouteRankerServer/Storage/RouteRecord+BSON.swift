@@ -1,0 +1,83 @@
+import Foundation
+import Mongo
+import RouteRankerCore
+
+/// How a route is laid out in `routes`.
+///
+/// The accumulator's state is kept as its JSON (`acc`): `JSONEncoder` writes the shortest
+/// representation that reads back to the same `Double`, so the state survives storage to the last
+/// bit, which the "any split into batches gives the same stats" invariant needs. The figures that
+/// lists sort and groups aggregate on are copied into `metrics`, and the visible start into `start`
+/// (GeoJSON, for the `2dsphere` index), so that queries never decode the state.
+extension RouteRecord {
+    var document: BSONDocument {
+        get throws {
+            let stats = stats
+            var document: BSONDocument = [
+                "_id": .string(id),
+                "owner": .string(owner),
+                "name": .string(name),
+                "activity": .string(activity.rawValue),
+                "state": .string(state.rawValue),
+                "created_at": .date(createdAt),
+                "started_at": startedAt.map(BSONValue.date) ?? .null,
+                "version": .int(version),
+                "points": .int(pointCount),
+                "annotations": .array(annotations.map(Self.annotationValue)),
+                "acc": .string(String(decoding: try JSONEncoder().encode(accumulator), as: UTF8.self)),
+                "metrics": [
+                    "distance_m": .double(stats.distanceM),
+                    "duration_s": .double(stats.durationS),
+                    "moving_time_s": .double(stats.movingTimeS),
+                    "avg_speed_mps": .double(stats.avgSpeedMps),
+                    "avg_pace_s_per_km": stats.avgPaceSPerKm.map(BSONValue.double) ?? .null,
+                ],
+            ]
+            if let start = stats.start {
+                document["start"] = ["type": "Point", "coordinates": [.double(start.lon), .double(start.lat)]]
+            }
+            return document
+        }
+    }
+
+    init(document: BSONDocument) throws {
+        guard let id = document.string("_id"), let owner = document.string("owner"),
+            let name = document.string("name"),
+            let activity = document.string("activity").flatMap(Activity.init(rawValue:)),
+            let state = document.string("state").flatMap(RouteState.init(rawValue:)),
+            let createdAt = document.date("created_at"), let version = document.int("version"),
+            let acc = document.string("acc")
+        else { throw StorageError.malformed("route", document.string("_id")) }
+        self.init(
+            id: id, owner: owner, name: name, activity: activity, state: state, createdAt: createdAt,
+            annotations: (document.array("annotations") ?? []).compactMap(Self.annotation),
+            accumulator: try JSONDecoder().decode(StatsAccumulator.self, from: Data(acc.utf8)),
+            version: version)
+    }
+
+    static func annotationValue(_ annotation: Annotation) -> BSONValue {
+        [
+            "lat": .double(annotation.lat), "lon": .double(annotation.lon),
+            "t": annotation.t.map(BSONValue.double) ?? .null, "text": .string(annotation.text),
+        ]
+    }
+
+    static func annotation(_ value: BSONValue) -> Annotation? {
+        guard let document = value.documentValue, let lat = document.double("lat"), let lon = document.double("lon"),
+            let text = document.string("text")
+        else { return nil }
+        return Annotation(lat: lat, lon: lon, t: document.double("t"), text: text)
+    }
+}
+
+/// A stored document that does not have the shape this version writes: a bug or a foreign writer,
+/// never the client's fault (`500`).
+enum StorageError: Error, CustomStringConvertible {
+    case malformed(String, String?)
+
+    var description: String {
+        switch self {
+        case .malformed(let kind, let id): "stored \(kind) \(id ?? "?") is malformed"
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Testing
+
+@testable import RouteRankerCore
+
+/// NDJSON points read from arbitrary chunks.
+@Suite struct NDJSONTests {
+    static let text = """
+        {"lat":46.05,"lon":14.5,"t":1700000000}
+
+        {"lat": 46.06, "lon": 14.51, "t": 1700000001.5, "ele": 300.25, "acc": 4, "speed": true}\r
+          {"t":1700000002,"lon":-1e-3,"lat":0,"ele":null,"acc":null}
+        """
+
+    static func read(_ bytes: some Collection<UInt8>) throws -> [TrackPoint] {
+        var r = NDJSONPointReader()
+        return try r.feed(bytes) + r.finish()
+    }
+
+    static func error(_ text: String) -> FormatError? {
+        do {
+            _ = try read(Array(text.utf8))
+            return nil
+        } catch { return error as? FormatError }
+    }
+
+    @Test func readsLinesIgnoringBlankOnesAndUnknownFields() throws {
+        let pts = try Self.read(Array(Self.text.utf8))
+        #expect(
+            pts == [
+                TrackPoint(lat: 46.05, lon: 14.5, t: 1_700_000_000),
+                TrackPoint(lat: 46.06, lon: 14.51, t: 1_700_000_001.5, ele: 300.25, acc: 4),
+                TrackPoint(lat: 0, lon: -0.001, t: 1_700_000_002),
+            ])
+    }
+
+    @Test func splittingAtEveryBytePositionGivesTheSamePoints() throws {
+        let bytes = Array((Self.text + "\n").utf8)
+        let whole = try Self.read(bytes)
+        for cut in 0...bytes.count {
+            for cut2 in [cut, min(bytes.count, cut + 1), min(bytes.count, cut + 7)] {
+                var r = NDJSONPointReader()
+                let pts = try r.feed(bytes[..<cut]) + r.feed(bytes[cut..<cut2]) + r.feed(bytes[cut2...]) + r.finish()
+                #expect(pts == whole)
+            }
+        }
+        // Byte by byte.
+        var r = NDJSONPointReader()
+        var pts: [TrackPoint] = []
+        for b in bytes { pts += try r.feed(CollectionOfOne(b)) }
+        #expect(pts + (try r.finish()) == whole)
+    }
+
+    @Test(arguments: [
+        ("{\"lat\":1,\"lon\":2,\"t\":3}\n{\"lat\":true,\"lon\":2,\"t\":3}", 1, "lat"),
+        ("{\"lat\":1,\"lon\":2,\"t\":3}\n\n{\"lat\":1,\"lon\":\"2\",\"t\":3}", 1, "lon"),
+        ("{\"lat\":1,\"lon\":2}", 0, "t"),
+        ("{\"lat\":1,\"lon\":2,\"t\":-5}", 0, "t"),
+        ("{\"lat\":1,\"lon\":2,\"t\":5,\"acc\":-1}", 0, "acc"),
+        ("{\"lat\":-90.5,\"lon\":2,\"t\":5}", 0, "lat"),
+        ("{\"lat\":null,\"lon\":2,\"t\":5}", 0, "lat"),
+    ])
+    func errorsNameTheLineAndKey(text: String, index: Int, key: String) {
+        let e = Self.error(text)
+        #expect(e?.field == "points" && e?.index == index && e?.key == key, "\(String(describing: e))")
+    }
+
+    @Test func malformedLinesAreErrorsWithoutAKey() {
+        // Foundation's JSONDecoder rejects a number out of Double's range (1e999) as invalid JSON.
+        for bad in ["{\"lat\":1,", "[1,2,3]", "42", "{\"lat\":1,\"lon\":2,\"t\":3} x", "{\"lat\":1e999}"] {
+            let e = Self.error("{\"lat\":1,\"lon\":2,\"t\":3}\n" + bad)
+            #expect(e?.index == 1 && e?.key == nil, "\(bad): \(String(describing: e))")
+        }
+    }
+
+    @Test func aLineCannotGrowWithoutBound() {
+        var r = NDJSONPointReader()
+        let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 10_000)
+        #expect(throws: FormatError.self) {
+            for _ in 0..<10 { _ = try r.feed(chunk) }
+        }
+    }
+
+    @Test func writerRoundTrips() throws {
+        let pts = [
+            TrackPoint(lat: 46.05, lon: 14.5, t: 1_700_000_000, ele: 12, acc: 3.5),
+            TrackPoint(lat: -0.00001, lon: 180, t: 0.001),
+        ]
+        let text = NDJSONPointWriter.lines(pts)
+        #expect(
+            text == """
+                {"lat":46.05,"lon":14.5,"t":1700000000,"ele":12,"acc":3.5}
+                {"lat":-0.00001,"lon":180,"t":0.001}
+
+                """)
+        #expect(try Self.read(Array(text.utf8)) == pts)
+    }
+}
