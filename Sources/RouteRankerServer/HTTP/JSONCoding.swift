@@ -10,7 +10,7 @@ extension JSONEncoder {
             var container = encoder.singleValueContainer()
             try container.encode(Timestamp.string(date))
         }
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }()
 }
