@@ -12,18 +12,27 @@
 /// |φm| ≤ 80°. Outside that domain (longer steps, the polar caps, the antimeridian, where Δλ
 /// is large) it returns nil and the caller uses Karney's algorithm.
 ///
-/// cos²φm is a Taylor polynomial in φm² (15 terms, exact to ~1e-16 on |φm| ≤ 80°) rather
-/// than `cos`: it is several times cheaper than glibc's `cos` and vectorises.
+/// Speed (≥ 50 M segments/s): no trigonometric call — cos²φm is a degree-9 polynomial — one
+/// division, one square root; and the constants are literals, because a `static let` read
+/// from another module goes through a lazy-initialisation accessor on every call.
 @usableFromInline
 enum GeodesicFastPath {
-    @usableFromInline static let maxDistanceSquared = 1000.0 * 1000.0
-    @usableFromInline static let maxLatitude = 80.0
-    @usableFromInline static let radiansPerDegree = Double.pi / 180
-    @usableFromInline static let maxDelta = radiansPerDegree  // 1°
-    @usableFromInline static let a2 = Geodesic.semiMajorAxis * Geodesic.semiMajorAxis
-    @usableFromInline static let e2 = Geodesic.flattening * (2 - Geodesic.flattening)
-    @usableFromInline static let oneMinusE2Squared = (1 - e2) * (1 - e2)
-    @usableFromInline static let a2OneMinusE2 = a2 * (1 - e2)
+    /// Longest step handled here, squared (m²).
+    @inlinable static var maxDistanceSquared: Double { 1_000_000 }
+    /// Highest |mid-latitude| handled here, degrees.
+    @inlinable static var maxLatitude: Double { 80 }
+    /// π/180.
+    @inlinable static var radiansPerDegree: Double { 0.017453292519943295 }
+    /// Largest |Δφ| and |Δλ| handled here (1°, in radians).
+    @inlinable static var maxDelta: Double { 0.017453292519943295 }
+    /// a², a = 6378137 m.
+    @inlinable static var a2: Double { 40_680_631_590_769.0 }
+    /// e² = f(2 − f), f = 1/298.257223563.
+    @inlinable static var e2: Double { 0.0066943799901413165 }
+    /// (1 − e²)².
+    @inlinable static var oneMinusE2Squared: Double { 0.9866560547431698 }
+    /// a²(1 − e²).
+    @inlinable static var a2OneMinusE2: Double { 40_408_299_984_661.445 }
 
     /// The length in metres, or nil when the step is outside the fast path's domain.
     @inlinable
@@ -47,23 +56,18 @@ enum GeodesicFastPath {
         return d2.squareRoot()
     }
 
-    /// cos²φ = (1 + cos 2φ)/2 as a polynomial in x = φ²: Σ (−1)ᵏ 2²ᵏ⁻¹ xᵏ/(2k)!.
+    /// cos²φ for x = φ², |φ| ≤ 80°: the degree-9 polynomial interpolating it at Chebyshev
+    /// nodes (absolute error < 6e-16, relative < 2e-14), evaluated by Estrin's scheme so the
+    /// dependency chain is short. Coefficients from mpmath at 50 digits.
     @inlinable
     static func cosineSquared(_ x: Double) -> Double {
-        var r = 4.40219281491167e-22
-        r = r * x - 8.320144420183057e-20
-        r = r * x + 1.3520234682797467e-17
-        r = r * x - 1.8657923862260506e-15
-        r = r * x + 2.1549902060910883e-13
-        r = r * x - 2.0472406957865337e-11
-        r = r * x + 1.5661391322766984e-09
-        r = r * x - 9.39683479366019e-08
-        r = r * x + 4.275559831115387e-06
-        r = r * x - 0.00014109347442680775
-        r = r * x + 0.0031746031746031746
-        r = r * x - 0.044444444444444446
-        r = r * x + 0.3333333333333333
-        r = r * x - 1.0
-        return r * x + 1.0
+        let x2 = x * x
+        let x4 = x2 * x2
+        let p01 = 0.9999999999999997 - 0.9999999999999692 * x
+        let p23 = 0.33333333333281284 - 0.04444444444102432 * x
+        let p45 = 0.0031746031631853557 - 0.00014109345251931565 * x
+        let p67 = 4.275534216659189e-06 - 9.394978128307132e-08 * x
+        let p89 = 1.5579793682590337e-09 - 1.8470650679924604e-11 * x
+        return (p01 + p23 * x2) + (p45 + p67 * x2) * x4 + p89 * (x4 * x4)
     }
 }

@@ -94,3 +94,26 @@ import Testing
         #expect(Geodesic.distance(from: p, to: p) == 0)
     }
 }
+
+/// The fast path's literal constants and polynomial.
+@Suite struct GeodesicFastPathTests {
+    @Test func literalConstantsAreTheWGS84Values() {
+        let f = Geodesic.flattening
+        let e2 = f * (2 - f)
+        #expect(GeodesicFastPath.e2 == e2)
+        #expect(GeodesicFastPath.a2 == Geodesic.semiMajorAxis * Geodesic.semiMajorAxis)
+        #expect(GeodesicFastPath.oneMinusE2Squared == (1 - e2) * (1 - e2))
+        #expect(GeodesicFastPath.a2OneMinusE2 == GeodesicFastPath.a2 * (1 - e2))
+        #expect(GeodesicFastPath.radiansPerDegree == Double.pi / 180)
+    }
+
+    @Test func cosineSquaredPolynomialIsAccurateTo80Degrees() {
+        var worst = 0.0
+        for i in 0...80_000 {
+            let phi = Double(i) / 1000 * Double.pi / 180
+            let exact = cos(phi) * cos(phi)
+            worst = max(worst, abs(GeodesicFastPath.cosineSquared(phi * phi) - exact) / exact)
+        }
+        #expect(worst < 5e-14)
+    }
+}
