@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(name: "RouteRanker", path: ".."),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -19,7 +20,16 @@ let package = Package(
             ],
             path: "Benchmarks/CoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // The ceiling for scripts/bench-ingest: the server's buckets inserted straight through libmongoc.
+        .executableTarget(
+            name: "BucketInsertBench",
+            dependencies: [
+                .product(name: "Mongo", package: "RouteRanker"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/BucketInsertBench"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

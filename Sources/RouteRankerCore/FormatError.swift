@@ -27,7 +27,8 @@ public struct FormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A bad point (`field` `points`); the message is prefixed with `point <index>:`.
     public static func point(_ index: Int, key: String?, _ problem: String, line: Int? = nil) -> FormatError {
         let at = line.map { " (line \($0))" } ?? ""
-        return FormatError(field: "points", index: index, key: key, line: line, message: "point \(index)\(at): \(problem)")
+        return FormatError(
+            field: "points", index: index, key: key, line: line, message: "point \(index)\(at): \(problem)")
     }
 
     /// A bad annotation (`field` `annotations`).

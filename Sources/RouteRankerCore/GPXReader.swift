@@ -30,7 +30,9 @@ public enum GPXReader {
     public static func read(_ data: Data) throws -> GPXDocument {
         try refuseUnsafe(data)
         let handler = GPXHandler()
-        let parser = XMLParser(data: data)
+        // Stream mode feeds libxml2 in chunks; handed all of a document over 10 MB at once, its
+        // push parser stops with "Huge input lookup" (seen with swift-corelibs-foundation).
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = handler
@@ -88,7 +90,8 @@ struct RawGPXPoint {
         guard let t = RFC3339.parse(time) else {
             throw FormatError.point(index, key: "time", "time is not an ISO 8601 date and time", line: line)
         }
-        return try PointValidation.point(lat: la, lon: lo, t: t, ele: e, acc: nil, index: index, timeKey: "time", line: line)
+        return try PointValidation.point(
+            lat: la, lon: lo, t: t, ele: e, acc: nil, index: index, timeKey: "time", line: line)
     }
 
     func annotation(index: Int) throws -> Annotation {
@@ -100,7 +103,8 @@ struct RawGPXPoint {
             }
             t = v
         }
-        let text = [name, desc, cmt].lazy.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let text =
+            [name, desc, cmt].lazy.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
             .first { !$0.isEmpty } ?? ""
         return try PointValidation.annotation(
             lat: la, lon: lo, t: t, text: text, index: index, timeKey: "time", line: line)

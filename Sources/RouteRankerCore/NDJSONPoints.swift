@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads `application/x-ndjson` points from chunks of bytes that may split a line anywhere.
 ///
 /// One point object per line (`\n`, optionally `\r\n`). Blank lines are ignored and are not
@@ -22,10 +20,9 @@ public struct NDJSONPointReader: Sendable {
     /// points in order; keeps a trailing partial line for the next call.
     public mutating func feed(_ chunk: some Sequence<UInt8>) throws -> [TrackPoint] {
         var points: [TrackPoint] = []
-        let decoder = JSONDecoder()
         for b in chunk {
             if b == UInt8(ascii: "\n") {
-                if let p = try takeLine(decoder) { points.append(p) }
+                if let p = try takeLine() { points.append(p) }
             } else {
                 guard line.count < Self.maxLineLength else {
                     throw FormatError.point(pointCount, key: nil, "line is longer than \(Self.maxLineLength) bytes")
@@ -38,25 +35,21 @@ public struct NDJSONPointReader: Sendable {
 
     /// Reads a last line that had no newline; call once at the end of the stream.
     public mutating func finish() throws -> [TrackPoint] {
-        try takeLine(JSONDecoder()).map { [$0] } ?? []
+        try takeLine().map { [$0] } ?? []
     }
 
-    private mutating func takeLine(_ decoder: JSONDecoder) throws -> TrackPoint? {
+    private mutating func takeLine() throws -> TrackPoint? {
         defer { line.removeAll(keepingCapacity: true) }
         guard line.contains(where: { !isJSONSpace($0) }) else { return nil }
         let index = pointCount
         pointCount += 1
-        let raw: RawPoint
         do {
-            raw = try decoder.decode(RawPoint.self, from: Data(line))
-        } catch let e as DecodingError {
-            if case .dataCorrupted(let c) = e, c.codingPath.isEmpty {
-                throw FormatError.point(index, key: nil, "is not a valid JSON object")
-            }
-            let (key, problem) = JSONPoints.problem(e)
-            throw FormatError.point(index, key: key, problem)
+            return try PointObjectScanner.scan(line).validated(index: index)
+        } catch PointObjectScanner.Failure.syntax {
+            throw FormatError.point(index, key: nil, "is not a valid JSON object")
+        } catch PointObjectScanner.Failure.notANumber(let key) {
+            throw FormatError.point(index, key: key, "\(key) must be a number")
         }
-        return try raw.validated(index: index)
     }
 
     private func isJSONSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 13 || b == 10 }

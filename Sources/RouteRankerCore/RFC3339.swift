@@ -36,7 +36,8 @@ public enum RFC3339 {
             return v
         }
         guard s.count >= 19, let year = number(0, 4), s[4] == UInt8(ascii: "-"), let month = number(5, 2),
-            s[7] == UInt8(ascii: "-"), let day = number(8, 2), [UInt8(ascii: "T"), UInt8(ascii: "t"), 32].contains(s[10]),
+            s[7] == UInt8(ascii: "-"), let day = number(8, 2),
+            [UInt8(ascii: "T"), UInt8(ascii: "t"), 32].contains(s[10]),
             let hour = number(11, 2), s[13] == UInt8(ascii: ":"), let minute = number(14, 2),
             s[16] == UInt8(ascii: ":"), let second = number(17, 2)
         else { return nil }

@@ -29,7 +29,8 @@ struct StatsCommand: ParsableCommand {
         }
         let result = FileStats(file: route, activity: activity)
         print(try result.statsJSON())
-        let counts = "accepted \(result.ingest.accepted), duplicates \(result.ingest.duplicates), "
+        let counts =
+            "accepted \(result.ingest.accepted), duplicates \(result.ingest.duplicates), "
             + "dropped \(result.ingest.dropped) (\(route.format.rawValue), activity \(activity.rawValue))\n"
         FileHandle.standardError.write(Data(counts.utf8))
     }

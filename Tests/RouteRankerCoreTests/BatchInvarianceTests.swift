@@ -32,7 +32,8 @@ import Testing
     }
 
     static func randomSplit(_ count: Int, _ rng: inout SeededGenerator) -> [Range<Int>] {
-        var cuts = Set((0..<Int.random(in: 0...min(count, 12), using: &rng)).map { _ in Int.random(in: 0...count, using: &rng) })
+        var cuts = Set(
+            (0..<Int.random(in: 0...min(count, 12), using: &rng)).map { _ in Int.random(in: 0...count, using: &rng) })
         cuts.formUnion([0, count])
         let sorted = cuts.sorted()
         return zip(sorted, sorted.dropFirst()).map { $0..<$1 } + [count..<count]  // and an empty batch

@@ -139,4 +139,15 @@ import Testing
         #expect(Self.error(Data("<kml/>".utf8))?.message.contains("not GPX") == true)
         #expect(Self.error(Data("".utf8))?.field == "body")
     }
+
+    @Test func documentsOverTenMegabytesParse() throws {
+        let w = GPXWriter(name: "big")
+        let points = (0..<120_000).map {
+            TrackPoint(lat: 45 + Double($0) * 1e-5, lon: 14, t: 1e9 + Double($0), ele: 100)
+        }
+        let body = w.header() + w.chunk(points) + w.footer()
+        #expect(body.utf8.count > 10_000_000)
+        let doc = try GPXReader.read(Data(body.utf8))
+        #expect(doc.points == points && doc.name == "big")
+    }
 }

@@ -6,7 +6,9 @@ import Testing
 @Suite struct IngestFilterTests {
     /// A second point whose speed from `p` is exactly `speed` as the filter computes it, or
     /// as close below as doubles allow; and one a hair faster.
-    static func pointsAround(speed: Double, from p: TrackPoint, metres: Double) -> (atMost: TrackPoint, above: TrackPoint) {
+    static func pointsAround(speed: Double, from p: TrackPoint, metres: Double) -> (
+        atMost: TrackPoint, above: TrackPoint
+    ) {
         var q = RouteBuilder.point(from: p, metres: metres, after: metres / speed)
         let d = Geodesic.distance(from: p.coordinate, to: q.coordinate)
         while d / (q.t - p.t) > speed { q.t = q.t.nextUp }

@@ -31,7 +31,8 @@ import Testing
             """)
         #expect(
             body.points?.points == [
-                TrackPoint(lat: 1, lon: 2, t: 3, acc: 0), TrackPoint(lat: -90, lon: 180, t: 253_402_300_799, ele: -12.5),
+                TrackPoint(lat: 1, lon: 2, t: 3, acc: 0),
+                TrackPoint(lat: -90, lon: 180, t: 253_402_300_799, ele: -12.5),
             ])
         #expect(
             body.annotations?.annotations == [
@@ -74,10 +75,14 @@ import Testing
     }
 
     @Test func writerOmitsAbsentMembersAndRoundTrips() throws {
-        let pts = [TrackPoint(lat: 46.05, lon: 14.5, t: 1_700_000_000.25, ele: 0, acc: 5), TrackPoint(lat: 1, lon: 2, t: 3)]
+        let pts = [
+            TrackPoint(lat: 46.05, lon: 14.5, t: 1_700_000_000.25, ele: 0, acc: 5), TrackPoint(lat: 1, lon: 2, t: 3),
+        ]
         let doc = DownloadWriter.render(.json, id: "r\"1", name: nil, points: pts)
         #expect(
-            doc == #"{"id":"r\"1","points":[{"lat":46.05,"lon":14.5,"t":1700000000.25,"ele":0,"acc":5},{"lat":1,"lon":2,"t":3}]}"#)
+            doc
+                == #"{"id":"r\"1","points":[{"lat":46.05,"lon":14.5,"t":1700000000.25,"ele":0,"acc":5},{"lat":1,"lon":2,"t":3}]}"#
+        )
         struct Download: Decodable {
             var id: String
             var points: ValidatedPoints

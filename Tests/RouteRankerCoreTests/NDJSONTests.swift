@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RouteRankerCore
@@ -65,8 +66,7 @@ import Testing
     }
 
     @Test func malformedLinesAreErrorsWithoutAKey() {
-        // Foundation's JSONDecoder rejects a number out of Double's range (1e999) as invalid JSON.
-        for bad in ["{\"lat\":1,", "[1,2,3]", "42", "{\"lat\":1,\"lon\":2,\"t\":3} x", "{\"lat\":1e999}"] {
+        for bad in ["{\"lat\":1,", "[1,2,3]", "42", "{\"lat\":1,\"lon\":2,\"t\":3} x", "{\"lat\":01}"] {
             let e = Self.error("{\"lat\":1,\"lon\":2,\"t\":3}\n" + bad)
             #expect(e?.index == 1 && e?.key == nil, "\(bad): \(String(describing: e))")
         }
@@ -93,5 +93,35 @@ import Testing
 
                 """)
         #expect(try Self.read(Array(text.utf8)) == pts)
+    }
+
+    @Test func outOfRangeNumbersAreRangeErrors() {
+        let e = Self.error("{\"lat\":1e999,\"lon\":2,\"t\":3}")
+        #expect(e?.key == "lat" && e?.message == "point 0: lat must be between -90 and 90")
+    }
+
+    /// The line scanner and JSONDecoder (used for JSON bodies) agree on what is a valid object
+    /// and on the values read.
+    @Test(arguments: [
+        #"{"lat":1,"lon":2,"t":3}"#, #" { "t" : 3 , "lon" : -2.5e-3 , "lat" : 0.0 } "#, #"{}"#,
+        #"{"lat":1,"x":{"a":[1,2,{"b":null}],"c":"\"\u00e9\n"},"y":[],"z":{},"w":true,"v":false}"#,
+        #"{"l\u0061t":5,"lon":1,"t":2}"#, #"{"lat":1,"lat":2}"#, #"{"lat":-0}"#, #"{"lat":1E+2}"#,
+        #"{"lat":.5}"#, #"{"lat":+1}"#, #"{"lat":1.}"#, #"{"lat":1e}"#, #"{"lat":00}"#,
+        #"{'lat':1}"#, #"{"lat":1"#, #"{"lat" 1}"#, #"{"x":tru}"#, #"{"x":"a"#,
+        #"{"x":"\u12"}"#, #"{"lat":NaN}"#, #"{"x":1}{"y":2}"#, #"[]"#, #"null"#,
+        #"{"lat":true}"#, #"{"lat":"1"}"#, #"{"lat":[1]}"#, #"{"lat":{}}"#, #"{"lat":null,"lon":null}"#,
+    ])
+    func scannerAgreesWithJSONDecoder(json: String) {
+        let decoded = try? JSONDecoder().decode(RawPoint.self, from: Data(json.utf8))
+        let scanned = try? PointObjectScanner.scan(Array(json.utf8))
+        #expect(
+            decoded.map { [$0.lat, $0.lon, $0.t, $0.ele, $0.acc] }
+                == scanned.map { [$0.lat, $0.lon, $0.t, $0.ele, $0.acc] })
+    }
+
+    /// Where Foundation's JSONDecoder is lenient, the scanner keeps to RFC 8259.
+    @Test(arguments: [#"{"lat":1,}"#, #"{"x":[1,]}"#, #"{"x":"\q"}"#, "{\"x\":\"\u{1}\"}"])
+    func scannerIsStrictWhereJSONDecoderIsLenient(json: String) {
+        #expect((try? PointObjectScanner.scan(Array(json.utf8))) == nil)
     }
 }

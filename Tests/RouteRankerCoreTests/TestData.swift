@@ -16,6 +16,8 @@ enum TestData {
 
     /// Rows of a CSV file with a header line, as string fields.
     static func csvRows(_ name: String) throws -> [[Substring]] {
-        try text(name).split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        try text(name).split(separator: "\n").dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
     }
 }

@@ -24,7 +24,9 @@ import Testing
         for bad in ["", "+", ".", "1e", "1e+", "nan", "inf", "0x10", " 1", "1 ", "1.2.3", "--1", "e5"] {
             #expect(DecimalNumbers.parse(bad) == nil, "\(bad)")
         }
-        #expect(DecimalNumbers.parse("5.") == 5 && DecimalNumbers.parse(".5") == 0.5 && DecimalNumbers.parse("+1E-2") == 0.01)
+        #expect(
+            DecimalNumbers.parse("5.") == 5 && DecimalNumbers.parse(".5") == 0.5
+                && DecimalNumbers.parse("+1E-2") == 0.01)
     }
 
     @Test func timesFormatWithMillisecondsAndParseBackExactly() {
@@ -44,7 +46,8 @@ import Testing
         let t = 1_449_845_593.0  // 2015-12-11T14:53:13Z
         for text in [
             "2015-12-11T14:53:13Z", "2015-12-11T14:53:13.000Z", "2015-12-11t14:53:13z", "2015-12-11 14:53:13",
-            "2015-12-11T15:53:13+01:00", "2015-12-11T15:53:13+0100", "2015-12-11T15:53:13+01", "2015-12-11T09:23:13-05:30",
+            "2015-12-11T15:53:13+01:00", "2015-12-11T15:53:13+0100", "2015-12-11T15:53:13+01",
+            "2015-12-11T09:23:13-05:30",
             " 2015-12-11T14:53:13Z\n",
         ] {
             #expect(RFC3339.parse(text) == t, "\(text)")
@@ -60,7 +63,10 @@ import Testing
     }
 
     @Test func gpxOutReadsBackAsTheSamePoints() throws {
-        let annotations = [Annotation(lat: 1, lon: 2, t: 1_700_000_000.5, text: "a <b> & \"c\""), Annotation(lat: 3, lon: 4, t: nil, text: "x")]
+        let annotations = [
+            Annotation(lat: 1, lon: 2, t: 1_700_000_000.5, text: "a <b> & \"c\""),
+            Annotation(lat: 3, lon: 4, t: nil, text: "x"),
+        ]
         var w = DownloadWriter(format: .gpx, id: "r1", name: "Morning <run> & co", annotations: annotations)
         let doc = w.header() + w.chunk(Self.points[..<1]) + w.chunk(Self.points[1...]) + w.footer()
         #expect(doc.contains("<time>2023-11-14T22:13:20.000Z</time>"))
@@ -102,10 +108,13 @@ import Testing
     }
 
     @Test func everyFormatHasItsContentType() {
-        #expect(DownloadFormat.allCases.map(\.contentType) == [
-            "application/json", "application/x-ndjson", "text/plain", "application/gpx+xml", "application/geo+json", "text/csv",
-        ])
+        #expect(
+            DownloadFormat.allCases.map(\.contentType) == [
+                "application/json", "application/x-ndjson", "text/plain", "application/gpx+xml", "application/geo+json",
+                "text/csv",
+            ])
         #expect(DownloadWriter.render(.text, id: "r", name: nil, points: Self.points).split(separator: "#").count == 3)
-        #expect(DownloadWriter.render(.ndjson, id: "r", name: nil, points: Self.points).split(separator: "\n").count == 3)
+        #expect(
+            DownloadWriter.render(.ndjson, id: "r", name: nil, points: Self.points).split(separator: "\n").count == 3)
     }
 }

@@ -58,4 +58,6 @@ let elapsed = ContinuousClock.now - start
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 try await database.drop()
 client.shutdown()
-print(#"{"points":\#(buckets * perBucket),"seconds":\#(seconds),"points_per_s":\#(Double(buckets * perBucket) / seconds)}"#)
+print(
+    #"{"points":\#(buckets * perBucket),"seconds":\#(seconds),"points_per_s":\#(Double(buckets * perBucket) / seconds)}"#
+)

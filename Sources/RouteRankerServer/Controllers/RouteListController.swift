@@ -40,7 +40,9 @@ struct RouteListController: Sendable {
                 keyset.nullFilter(mine), sort: ["_id": 1], limit: page.limit + 1 - found.count)
         }
         let items = Array(found.prefix(page.limit))
-        let next = found.count > page.limit ? items.last.map { Cursor(list: list, key: SortKeyset.key(of: $0, field: key)).encoded } : nil
+        let next =
+            found.count > page.limit
+            ? items.last.map { Cursor(list: list, key: SortKeyset.key(of: $0, field: key)).encoded } : nil
         return Page(
             items: items.map { RouteSummary($0, sharedWith: []) }, next: next, total: try await routes.count(mine))
     }
@@ -49,10 +51,17 @@ struct RouteListController: Sendable {
     /// padded by 1 %), then exact WGS84 geodesic distances decide and order.
     private func near(_ request: Request, user: UserRecord) async throws -> Page<RouteSummary> {
         let query = request.uri.queryParameters
-        let parts = String(query["near"] ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon)
-        else { throw APIError.invalid("'near' must be 'lat,lon' with lat in [-90, 90] and lon in [-180, 180]", field: "near") }
-        guard let radius = query["radius_m"].flatMap({ Double(String($0)) }), radius.isFinite, (0...20_037_509).contains(radius)
+        let parts = String(query["near"] ?? "").split(separator: ",").map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat),
+            (-180...180).contains(lon)
+        else {
+            throw APIError.invalid(
+                "'near' must be 'lat,lon' with lat in [-90, 90] and lon in [-180, 180]", field: "near")
+        }
+        guard let radius = query["radius_m"].flatMap({ Double(String($0)) }), radius.isFinite,
+            (0...20_037_509).contains(radius)
         else { throw APIError.invalid("'radius_m' must be a number of metres in [0, 20037509]", field: "radius_m") }
         let list = "routes:near:\(lat),\(lon),\(radius)"
         let page = try PageRequest(request, list: list)
@@ -60,7 +69,13 @@ struct RouteListController: Sendable {
         let earthRadius = 6_371_008.8
         let filter: BSONDocument = [
             "owner": .string(user.id),
-            "start": ["$geoWithin": ["$centerSphere": [[.double(lon), .double(lat)], .double(min(radius * 1.01 + 10, 2.1e7) / earthRadius)]]],
+            "start": [
+                "$geoWithin": [
+                    "$centerSphere": [
+                        [.double(lon), .double(lat)], .double(min(radius * 1.01 + 10, 2.1e7) / earthRadius),
+                    ]
+                ]
+            ],
         ]
         let centre = Coordinate(lat: lat, lon: lon)
         let candidates = try await routes.find(filter, sort: ["_id": 1], limit: 0)

@@ -104,7 +104,9 @@ struct RoutesController: Sendable {
         let id = try context.parameters.require("id")
         let route = try await visibility.owned(id, by: user)
         let format = try UploadFormat.of(request, allowed: [.json, .ndjson, .text])
-        guard route.state == .recording else { throw APIError.conflict("the route is finished; it takes no more points") }
+        guard route.state == .recording else {
+            throw APIError.conflict("the route is finished; it takes no more points")
+        }
         return try await locks.withLock(id) {
             // Re-read under the lock: another append may have committed meanwhile.
             guard let current = try await routes.find(id: id), current.owner == user.id else {
