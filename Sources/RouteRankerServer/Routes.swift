@@ -14,6 +14,8 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .patch("/v1/users/me", c.users.update),
         .post("/v1/users/me/token", c.users.rotateToken),
         .get("/v1/friends", c.users.friends),
+        .get("/v1/users/me/privacy_zones", c.privacyZones.get),
+        .put("/v1/users/me/privacy_zones", c.privacyZones.put),
 
         // Routes
         .post("/v1/routes", c.routes.create),
@@ -24,5 +26,16 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .post("/v1/routes/{id}/points", c.routes.append),
         .get("/v1/routes/{id}/points", c.downloads.points),
         .post("/v1/routes/{id}/finish", c.routes.finish),
+
+        // Sharing
+        .post("/v1/routes/{id}/shares", c.shares.share),
+        .get("/v1/routes/{id}/shares", c.shares.list),
+        .delete("/v1/routes/{id}/shares/{user}", c.shares.revoke),
+        .get("/v1/shares", c.shares.inbox),
+        .post("/v1/routes/{id}/links", c.links.create),
+        .get("/v1/routes/{id}/links", c.links.list),
+        .delete("/v1/routes/{id}/links/{link_id}", c.links.revoke),
+        .get("/v1/links/{secret}", c.links.summary),
+        .get("/v1/links/{secret}/points", c.links.points),
     ]
 }

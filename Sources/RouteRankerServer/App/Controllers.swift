@@ -5,22 +5,37 @@ import Prometheus
 struct Controllers: Sendable {
     let operations: OperationsController
     let users: UsersController
+    let privacyZones: PrivacyZonesController
     let routes: RoutesController
     let routeList: RouteListController
     let downloads: DownloadsController
+    let shares: SharesController
+    let links: LinksController
 
     init(database: MongoDatabase, registry: PrometheusCollectorRegistry) {
         let userRepository = UserRepository(database: database)
         let routeRepository = RouteRepository(database: database)
+        let shareRepository = ShareRepository(database: database)
+        let linkRepository = LinkRepository(database: database)
         let buckets = PointBuckets(database: database)
         let auth = Authenticator(users: userRepository)
-        let visibility = Visibility(routes: routeRepository)
+        let visibility = Visibility(routes: routeRepository, shares: shareRepository)
+        let viewer = RouteViewer(users: userRepository, routes: routeRepository, buckets: buckets)
         operations = OperationsController(database: database, registry: registry)
         users = UsersController(users: userRepository, auth: auth)
+        privacyZones = PrivacyZonesController(auth: auth, users: userRepository)
         routes = RoutesController(
             auth: auth, visibility: visibility, routes: routeRepository, buckets: buckets,
-            idempotency: IdempotencyRepository(database: database), database: database, locks: RouteLocks())
-        routeList = RouteListController(auth: auth, routes: routeRepository)
-        downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets)
+            idempotency: IdempotencyRepository(database: database), database: database, locks: RouteLocks(),
+            shares: shareRepository, links: linkRepository, viewer: viewer)
+        routeList = RouteListController(
+            auth: auth, routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer)
+        downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets, viewer: viewer)
+        shares = SharesController(
+            auth: auth, visibility: visibility, users: userRepository, routes: routeRepository,
+            shares: shareRepository, viewer: viewer)
+        links = LinksController(
+            auth: auth, visibility: visibility, routes: routeRepository, links: linkRepository, viewer: viewer,
+            downloads: downloads)
     }
 }

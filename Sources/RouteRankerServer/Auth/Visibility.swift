@@ -1,20 +1,25 @@
 /// Who may see a route: the one function every route read goes through.
 ///
-/// A route is visible to its owner (and, with sharing, to the users it is shared with). Anything
-/// else — absent, malformed id, someone else's — is the same `404` with the same body, so a
-/// caller learns nothing about routes that are not theirs.
+/// Both hash checks of the contract happen before this is called (the caller's token hash was
+/// matched by `Authenticator`); here the second: the route is the caller's own, or the caller is in
+/// its share list — a single `_id` lookup in `shares`. Anything else — absent, malformed id,
+/// someone else's, unshared — is the same `404` with the same body, so a caller learns nothing
+/// about routes that are not theirs.
 struct Visibility: Sendable {
     let routes: RouteRepository
+    let shares: ShareRepository
 
     static let notFound = APIError.notFound("route not found")
 
     /// The route if `user` may read it, else `404`.
     func readable(_ id: String, by user: UserRecord) async throws -> RouteRecord {
-        guard let route = try await routes.find(id: id), route.owner == user.id else { throw Self.notFound }
+        guard let route = try await routes.find(id: id) else { throw Self.notFound }
+        if route.owner == user.id { return route }
+        guard try await shares.find(route: id, to: user.id) != nil else { throw Self.notFound }
         return route
     }
 
-    /// The route if `user` owns it. Someone who can read but not own it gets `403`; anyone else `404`.
+    /// The route if `user` owns it. Someone it is shared with gets `403`; anyone else `404`.
     func owned(_ id: String, by user: UserRecord) async throws -> RouteRecord {
         let route = try await readable(id, by: user)
         guard route.owner == user.id else { throw APIError.forbidden("only the route's owner may do this") }

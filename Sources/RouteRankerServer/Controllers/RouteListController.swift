@@ -8,6 +8,9 @@ import RouteRankerCore
 struct RouteListController: Sendable {
     let auth: Authenticator
     let routes: RouteRepository
+    let shares: ShareRepository
+    let users: UserRepository
+    let viewer: RouteViewer
 
     /// The sort keys and the stored field each one reads.
     static let sortFields: [String: String] = [
@@ -43,12 +46,15 @@ struct RouteListController: Sendable {
         let next =
             found.count > page.limit
             ? items.last.map { Cursor(list: list, key: SortKeyset.key(of: $0, field: key)).encoded } : nil
+        let recipients = try await shares.recipients(of: items.map(\.id))
         return Page(
-            items: items.map { RouteSummary($0, sharedWith: []) }, next: next, total: try await routes.count(mine))
+            items: items.map { RouteSummary($0, sharedWith: recipients[$0.id] ?? []) }, next: next,
+            total: try await routes.count(mine))
     }
 
-    /// `?near=lat,lon&radius_m=`: candidates from the `2dsphere` index (a sphere, so the radius is
-    /// padded by 1 %), then exact WGS84 geodesic distances decide and order.
+    /// `?near=lat,lon&radius_m=`: my routes come from the `2dsphere` index (a sphere, so the radius
+    /// is padded by 1 %), the routes shared with me by their visible start; exact WGS84 geodesic
+    /// distances decide and order.
     private func near(_ request: Request, user: UserRecord) async throws -> Page<RouteSummary> {
         let query = request.uri.queryParameters
         let parts = String(query["near"] ?? "").split(separator: ",").map {
@@ -66,33 +72,47 @@ struct RouteListController: Sendable {
         let list = "routes:near:\(lat),\(lon),\(radius)"
         let page = try PageRequest(request, list: list)
 
-        let earthRadius = 6_371_008.8
-        let filter: BSONDocument = [
-            "owner": .string(user.id),
-            "start": [
-                "$geoWithin": [
-                    "$centerSphere": [
-                        [.double(lon), .double(lat)], .double(min(radius * 1.01 + 10, 2.1e7) / earthRadius),
-                    ]
-                ]
-            ],
-        ]
         let centre = Coordinate(lat: lat, lon: lon)
-        let candidates = try await routes.find(filter, sort: ["_id": 1], limit: 0)
-        let hits = candidates.compactMap { route -> (RouteRecord, Double)? in
-            guard let start = route.stats.start else { return nil }
+        var hits: [(summary: RouteSummary, distance: Double)] = []
+        // Mine: candidates from the index, exact distances from their true starts.
+        let padded = min((radius * 1.01 + 10) / 6_371_008.8, Double.pi)
+        let mine: BSONDocument = [
+            "owner": .string(user.id),
+            "start": ["$geoWithin": ["$centerSphere": [[.double(lon), .double(lat)], .double(padded)]]],
+        ]
+        let own = try await routes.find(mine, sort: ["_id": 1], limit: 0)
+        let recipients = try await shares.recipients(of: own.map(\.id))
+        for route in own {
+            guard let start = route.stats.start else { continue }
             let distance = Geodesic.distance(from: centre, to: Coordinate(lat: start.lat, lon: start.lon))
-            return distance <= radius ? (route, distance) : nil
-        }.sorted { ($0.1, $0.0.id) < ($1.1, $1.0.id) }
+            if distance <= radius {
+                hits.append(
+                    (RouteSummary(route, sharedWith: recipients[route.id] ?? [], distanceFromM: distance), distance))
+            }
+        }
+        // Shared with me: the start I can see, which the owner's privacy zones may move.
+        let shared = try await routes.find(ids: try await shares.routeIDs(sharedWith: user.id))
+        let privacy = try await users.privacy(of: shared.values.map(\.owner))
+        for route in shared.values {
+            let summary = try await viewer.summary(route, lens: viewer.lens(privacy[route.owner]))
+            guard let start = summary.stats.start else { continue }
+            let distance = Geodesic.distance(from: centre, to: Coordinate(lat: start.lat, lon: start.lon))
+            if distance <= radius {
+                var summary = summary
+                summary.distanceFromM = distance
+                hits.append((summary, distance))
+            }
+        }
+        hits.sort { ($0.distance, $0.summary.id) < ($1.distance, $1.summary.id) }
         let sliced = page.page(
-            of: hits, list: list, key: { [String($0.1), $0.0.id] },
+            of: hits, list: list, key: { [String($0.distance), $0.summary.id] },
             isAfter: { position, key in
                 let (d, id) = (Double(position[0]) ?? 0, position.count > 1 ? position[1] : "")
                 let (kd, kid) = (Double(key[0]) ?? 0, key[1])
                 return (d, id) < (kd, kid)
             })
         return Page(
-            items: sliced.items.map { RouteSummary($0.0, sharedWith: [], distanceFromM: $0.1) }, next: sliced.next,
+            items: sliced.items.map(\.summary), next: sliced.next,
             total: hits.count)
     }
 }

@@ -33,14 +33,14 @@ extension RoutesController {
                 accumulator.changeActivity(to: activity, keptPoints: kept)
                 route.accumulator = accumulator
             }
-            guard name != nil || activity != nil else { return RouteSummary(route, sharedWith: []) }
+            guard name != nil || activity != nil else { return try await ownerSummary(route) }
             route.version += 1
             try await routes.replace(route, expectedVersion: base)
-            return RouteSummary(route, sharedWith: [])
+            return try await ownerSummary(route)
         }
     }
 
-    /// `DELETE /v1/routes/{id}`: the route, then its points. Once the route document is gone
+    /// `DELETE /v1/routes/{id}`: the route, then its shares, links and points. Once the route document is gone
     /// nothing else of it is reachable, so a failure half-way leaves only invisible leftovers.
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
         let user = try await auth.user(request)
@@ -48,6 +48,8 @@ extension RoutesController {
         _ = try await visibility.owned(id, by: user)
         try await locks.withLock(id) {
             try await routes.delete(id: id)
+            try await shares.deleteAll(route: id)
+            try await links.deleteAll(route: id)
             try await buckets.deleteAll(route: id)
         }
         return NoContent()

@@ -12,6 +12,9 @@ struct RoutesController: Sendable {
     let idempotency: IdempotencyRepository
     let database: MongoDatabase
     let locks: RouteLocks
+    let shares: ShareRepository
+    let links: LinkRepository
+    let viewer: RouteViewer
 
     /// `POST /v1/routes`: `201` with the summary. With an `Idempotency-Key`, a retry by the same
     /// user answers `200` with the route the first request created.
@@ -32,7 +35,7 @@ struct RoutesController: Sendable {
                 throw APIError.unprocessable("this Idempotency-Key was used for a different request")
             }
             let route = try await visibility.readable(routeID, by: user)
-            return JSONResponse(status: .ok, body: RouteSummary(route, sharedWith: []))
+            return JSONResponse(status: .ok, body: try await ownerSummary(route))
         case .claimed(let claim):
             do {
                 var hash = BodyHash(request)
@@ -143,14 +146,21 @@ struct RoutesController: Sendable {
                 route.version += 1
                 try await routes.replace(route, expectedVersion: base)
             }
-            return RouteSummary(route, sharedWith: [])
+            return try await ownerSummary(route)
         }
+    }
+
+    /// The summary the owner sees, with the recipients of the route's shares.
+    func ownerSummary(_ route: RouteRecord) async throws -> RouteSummary {
+        RouteSummary(route, sharedWith: try await shares.shares(of: route.id).map(\.to))
     }
 
     /// `GET /v1/routes/{id}`.
     func get(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
         let user = try await auth.user(request)
         let route = try await visibility.readable(try context.parameters.require("id"), by: user)
-        return RouteSummary(route, sharedWith: route.owner == user.id ? [] : nil)
+        let lens = try await viewer.lens(owner: route.owner, viewer: user.id)
+        let sharedWith = lens.isOwner ? try await shares.shares(of: route.id).map(\.to) : nil
+        return try await viewer.summary(route, lens: lens, sharedWith: sharedWith)
     }
 }

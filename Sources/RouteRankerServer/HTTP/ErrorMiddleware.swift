@@ -21,10 +21,12 @@ struct ErrorMiddleware: RouterMiddleware {
             return try APIError.notFound("no such endpoint").response(from: request, context: context)
         } catch {
             let mapped = APIError(mapping: error)
-            if mapped.status.code >= 500 {
+            if mapped == .internal {
                 context.logger.error(
                     "request failed",
                     metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            } else if mapped == .unavailable {
+                context.logger.warning("database unavailable", metadata: ["error": "\(error)"])
             }
             return try mapped.response(from: request, context: context)
         }

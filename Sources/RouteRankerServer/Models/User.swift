@@ -1,4 +1,5 @@
 import Foundation
+import RouteRankerCore
 
 /// A registered user as stored in `users`.
 struct UserRecord: Sendable, Equatable {
@@ -8,6 +9,10 @@ struct UserRecord: Sendable, Equatable {
     /// SHA-256 of the current bearer token; the token itself is never stored.
     var tokenHash: Data
     var createdAt: Date
+    /// Where the user's routes are hidden from everyone else.
+    var privacyZones: [PrivacyZone] = []
+    /// Bumped by every change of the zones: part of the ETag of what others download.
+    var zonesVersion = 0
 }
 
 /// The rules for user ids and names, in one place.

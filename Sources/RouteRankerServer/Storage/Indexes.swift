@@ -7,6 +7,8 @@ enum Indexes {
         ("users", UserRepository.indexes),
         ("routes", RouteRepository.indexes),
         ("points", PointBuckets.indexes),
+        ("shares", ShareRepository.indexes),
+        ("links", LinkRepository.indexes),
     ]
 
     /// Creates the indexes, retrying while the database is not reachable yet (e.g. it is still

@@ -22,6 +22,15 @@ struct RouteRepository: Sendable {
         return try await collection.findOne(["_id": .string(id)]).map(RouteRecord.init(document:))
     }
 
+    /// The routes among `ids` that exist, by id (one query).
+    func find(ids: [String]) async throws -> [String: RouteRecord] {
+        let plausible = Set(ids.filter(RouteID.isPlausible))
+        guard !plausible.isEmpty else { return [:] }
+        let found = try await collection.find(["_id": ["$in": .array(plausible.map { .string($0) })]])
+            .map(RouteRecord.init(document:))
+        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Replaces the stored route if it still has `expectedVersion`; `409` otherwise.
     func replace(_ route: RouteRecord, expectedVersion: Int) async throws {
         let result = try await collection.updateOne(
@@ -38,6 +47,23 @@ struct RouteRepository: Sendable {
     /// Routes matching `filter`, in `sort` order, at most `limit`.
     func find(_ filter: BSONDocument, sort: BSONDocument, limit: Int) async throws -> [RouteRecord] {
         try await collection.find(filter, sort: sort, limit: limit).map(RouteRecord.init(document:))
+    }
+
+    /// The cached visible extent stored under `key`, if it is current.
+    func cachedExtent(route: String, key: String) async throws -> StoredExtent? {
+        guard let document = try await collection.findOne(["_id": .string(route)], projection: ["visible": 1]),
+            let cache = document.document("visible"), cache.string("key") == key, let json = cache.string("extent")
+        else { return nil }
+        return try? JSONDecoder().decode(StoredExtent.self, from: Data(json.utf8))
+    }
+
+    /// Caches a visible extent, unless the route changed meanwhile (the cache is not a change of
+    /// the route: its version stays).
+    func cacheExtent(_ extent: StoredExtent, route: String, key: String, version: Int) async throws {
+        let json = String(decoding: try JSONEncoder().encode(extent), as: UTF8.self)
+        try await collection.updateOne(
+            filter: ["_id": .string(route), "version": .int(version)],
+            update: ["$set": ["visible": ["key": .string(key), "extent": .string(json)]]])
     }
 
     func count(_ filter: BSONDocument) async throws -> Int {

@@ -1,5 +1,6 @@
 import Foundation
 import Mongo
+import RouteRankerCore
 
 /// Users in the `users` collection: `_id` is the user id, the token only as `token_hash`.
 struct UserRepository: Sendable {
@@ -56,6 +57,37 @@ struct UserRepository: Sendable {
             filter: ["_id": .string(id)], update: ["$set": ["token_hash": .binary(subtype: 0, Array(hash))]])
     }
 
+    /// Replaces the privacy zones and bumps their version.
+    func replacePrivacyZones(id: String, with zones: [PrivacyZone]) async throws {
+        let values: [BSONValue] = zones.map {
+            ["lat": .double($0.lat), "lon": .double($0.lon), "radius_m": .double($0.radiusM)]
+        }
+        try await collection.updateOne(
+            filter: ["_id": .string(id)],
+            update: ["$set": ["privacy_zones": .array(values)], "$inc": ["zones_version": 1]])
+    }
+
+    /// The owners' zones, for showing their routes to others: `[id: (zones, version)]`.
+    func privacy(of ids: [String]) async throws -> [String: (zones: [PrivacyZone], version: Int)] {
+        guard !ids.isEmpty else { return [:] }
+        let documents = try await collection.find(
+            ["_id": ["$in": .array(Set(ids).map { .string($0) })]],
+            projection: ["privacy_zones": 1, "zones_version": 1])
+        return Dictionary(
+            documents.compactMap { document in
+                document.string("_id").map { ($0, (Self.zones(document), document.int("zones_version") ?? 0)) }
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private static func zones(_ document: BSONDocument) -> [PrivacyZone] {
+        (document.array("privacy_zones") ?? []).compactMap { value in
+            guard let zone = value.documentValue, let lat = zone.double("lat"), let lon = zone.double("lon"),
+                let radius = zone.double("radius_m")
+            else { return nil }
+            return PrivacyZone(lat: lat, lon: lon, radiusM: radius)
+        }
+    }
+
     private static func document(_ user: UserRecord) -> BSONDocument {
         [
             "_id": .string(user.id),
@@ -74,6 +106,8 @@ struct UserRepository: Sendable {
             if case .string(let id) = value { return id }
             return nil
         }
-        return UserRecord(id: id, name: name, friends: friends ?? [], tokenHash: Data(hash), createdAt: createdAt)
+        return UserRecord(
+            id: id, name: name, friends: friends ?? [], tokenHash: Data(hash), createdAt: createdAt,
+            privacyZones: zones(document), zonesVersion: document.int("zones_version") ?? 0)
     }
 }

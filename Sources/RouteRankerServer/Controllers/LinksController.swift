@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import Mongo
+
+/// Share links for people without an account: a secret URL that reads one route until it expires
+/// or is revoked.
+struct LinksController: Sendable {
+    static let defaultLifetime: TimeInterval = 7 * 24 * 3600
+    static let maxLifetime: TimeInterval = 90 * 24 * 3600
+
+    let auth: Authenticator
+    let visibility: Visibility
+    let routes: RouteRepository
+    let links: LinkRepository
+    let viewer: RouteViewer
+    let downloads: DownloadsController
+
+    /// Every unusable secret — unknown, expired, revoked, malformed, its route gone — is this `404`.
+    static let notFound = APIError.notFound("link not found")
+
+    /// `POST /v1/routes/{id}/links`: `201 {"id","url","expires_at"}`; the secret (256 random bits)
+    /// is in `url`, shown once, stored only as its SHA-256.
+    func create(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<CreatedLink> {
+        let user = try await auth.user(request)
+        let route = try await visibility.owned(try context.parameters.require("id"), by: user)
+        let body = try await request.decodeJSON(LinkRequest.self)
+        let lifetime = body.expiresInS ?? Self.defaultLifetime
+        guard lifetime > 0, lifetime <= Self.maxLifetime else {
+            throw APIError.invalid(
+                "'expires_in_s' must be more than 0 and at most 7776000 (90 days)", field: "expires_in_s")
+        }
+        let secret = Secret.generate()
+        let now = Date.now.millisecondPrecision
+        let link = LinkRecord(
+            id: BSONObjectID().hex, route: route.id, owner: user.id, secretHash: Secret.hash(secret), createdAt: now,
+            expiresAt: now.addingTimeInterval(lifetime).millisecondPrecision)
+        try await links.insert(link)
+        return .created(CreatedLink(id: link.id, url: "/v1/links/\(secret)", expiresAt: link.expiresAt))
+    }
+
+    /// `GET /v1/routes/{id}/links`: newest first, never the secret.
+    func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<LinkView> {
+        let user = try await auth.user(request)
+        let route = try await visibility.owned(try context.parameters.require("id"), by: user)
+        let list = "links:\(route.id)"
+        let page = try PageRequest(request, list: list)
+        let all = try await links.links(of: route.id)
+        let sliced = page.page(
+            of: all, list: list, key: { [SharesController.sortKey($0.createdAt), $0.id] },
+            isAfter: SharesController.newestFirst)
+        return Page(items: sliced.items.map(LinkView.init), next: sliced.next, total: all.count)
+    }
+
+    /// `DELETE /v1/routes/{id}/links/{link_id}`.
+    func revoke(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
+        let user = try await auth.user(request)
+        let route = try await visibility.owned(try context.parameters.require("id"), by: user)
+        guard try await links.revoke(id: try context.parameters.require("link_id"), route: route.id) else {
+            throw APIError.notFound("link not found")
+        }
+        return NoContent()
+    }
+
+    /// `GET /v1/links/{secret}`: the summary, as anyone but the owner sees it.
+    func summary(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
+        let route = try await linkedRoute(context)
+        return try await viewer.summary(route, lens: try await viewer.lens(owner: route.owner, viewer: nil))
+    }
+
+    /// `GET /v1/links/{secret}/points?format=`: the download, without the points in privacy zones.
+    func points(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let route = try await linkedRoute(context)
+        return try await downloads.download(
+            route, lens: try await viewer.lens(owner: route.owner, viewer: nil), request: request)
+    }
+
+    /// The route behind a secret: looked up by the secret's hash (the index holds nothing else),
+    /// then compared in constant time, then checked for expiry.
+    private func linkedRoute(_ context: AppRequestContext) async throws -> RouteRecord {
+        let secret = try context.parameters.require("secret")
+        guard secret.utf8.count <= 256, let link = try await links.find(secretHash: Secret.hash(secret)),
+            Secret.matches(secret, storedHash: link.secretHash), link.expiresAt > Date.now,
+            let route = try await routes.find(id: link.route)
+        else { throw Self.notFound }
+        return route
+    }
+}
