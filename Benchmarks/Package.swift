@@ -28,7 +28,7 @@ let package = Package(
                 .product(name: "Mongo", package: "RouteRanker"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Benchmarks/BucketInsertBench"
+            path: "Tools/BucketInsertBench"
         ),
     ],
     swiftLanguageModes: [.v6]

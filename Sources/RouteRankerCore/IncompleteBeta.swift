@@ -37,6 +37,13 @@ public enum IncompleteBeta {
         let at = abs(t)
         if at == 0 { return 1 }
         if at.isInfinite { return 0 }
+        if at > 1e150 && df < 1e10 {
+            // x = df/t² < 1e-290 may not even be representable while p (~x^(df/2)) is, e.g.
+            // 6e-201 at t = 1e200, df = 1. There y = 1 and the continued fraction is 1 to
+            // rounding, so I_x = x^a / (a·B(a, ½)), taken in logarithms.
+            let a = df / 2
+            return exp(a * (log(df) - 2 * log(at)) - logBeta(a: a, b: 0.5) - log(a))
+        }
         // x = df/(df + t²) and y = t²/(df + t²) from the ratio that is ≤ 1, so t² never
         // overflows (t = 1e200 still has a representable p for small df) and y is not 1 − x.
         let x: Double
@@ -64,9 +71,7 @@ public enum IncompleteBeta {
         // log1p of the complement is exact-er than log of a value near 1.
         let logX = x < 0.5 ? log(x) : log1p(-y)
         let logY = y < 0.5 ? log(y) : log1p(-x)
-        let small = min(a, b)
-        let large = max(a, b)
-        if small >= stirlingMin {
+        if min(a, b) >= stirlingMin {
             // log B = ½log(2π) + (a−½)log(a/s) + (b−½)log(b/s) − ½log s + δ(a) + δ(b) − δ(s), so
             // the prefactor is a·log(x/x₀) + b·log(y/y₀) + ½log(ab/s) − ½log(2π) − Δδ, with
             // x/x₀ = 1 + (x·b − y·a)/a: no large terms cancel however big a and b are.
@@ -78,13 +83,16 @@ public enum IncompleteBeta {
             return a * logXRatio + b * logYRatio + 0.5 * (log(a) + log(b / s)) - halfLogTwoPi
                 - (stirlingCorrection(a) + stirlingCorrection(b) - stirlingCorrection(s))
         }
-        let logBeta: Double
-        if large >= stirlingMin {
-            logBeta = lgamma(small) + logGammaRatio(large, small)
-        } else {
-            logBeta = lgamma(a) + lgamma(b) - lgamma(a + b)
-        }
-        return a * logX + b * logY - logBeta
+        return a * logX + b * logY - logBeta(a: a, b: b)
+    }
+
+    /// log B(a, b) for min(a, b) < ``stirlingMin``: from `lgamma` when both are small, with
+    /// the large one's lgamma(z) − lgamma(z + h) from Stirling's series otherwise.
+    static func logBeta(a: Double, b: Double) -> Double {
+        let small = min(a, b)
+        let large = max(a, b)
+        if large >= stirlingMin { return lgamma(small) + logGammaRatio(large, small) }
+        return lgamma(a) + lgamma(b) - lgamma(a + b)
     }
 
     /// log Γ(z) − log Γ(z + h) for z ≥ ``stirlingMin``, h > 0, from Stirling's series:

@@ -26,6 +26,7 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .post("/v1/routes/{id}/points", c.routes.append),
         .get("/v1/routes/{id}/points", c.downloads.points),
         .post("/v1/routes/{id}/finish", c.routes.finish),
+        .get("/v1/routes/{id}/similar", c.similar.similar),
 
         // Sharing
         .post("/v1/routes/{id}/shares", c.shares.share),
@@ -37,5 +38,14 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .delete("/v1/routes/{id}/links/{link_id}", c.links.revoke),
         .get("/v1/links/{secret}", c.links.summary),
         .get("/v1/links/{secret}/points", c.links.points),
+
+        // Groups and comparison
+        .post("/v1/groups", c.groups.create),
+        .get("/v1/groups", c.groups.list),
+        .get("/v1/groups/{id}", c.groups.get),
+        .patch("/v1/groups/{id}", c.groups.patch),
+        .delete("/v1/groups/{id}", c.groups.delete),
+        .get("/v1/groups/{id}/stats", c.groupStats.stats),
+        .get("/v1/compare", c.groupStats.compare),
     ]
 }

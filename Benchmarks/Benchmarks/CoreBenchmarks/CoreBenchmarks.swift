@@ -3,7 +3,8 @@ import RouteRankerCore
 
 /// Headline figures of RouteRankerCore, in a release build (scripts/bench-core):
 /// segments/s of `Geodesic.distance` on GPS-like steps (the fast path), segments/s of PROJ's
-/// Karney inverse on the same steps, and points/s through `StatsAccumulator.ingest`.
+/// Karney inverse on the same steps, points/s through `StatsAccumulator.ingest`, and pairs/s of
+/// `DiscreteFrechet` on two 5 km paths.
 /// Throughput is per iteration; one iteration is one segment or one point.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -56,6 +57,18 @@ let benchmarks: @Sendable () -> Void = {
         }
         blackHole(acc.stats.distanceM)
     }
+
+    // `similar`'s inner step: two 5 km paths resampled every 10 m (~500 points each) that follow
+    // the same way with ~1 m of noise. With the 50 m bound only the reachable band is computed;
+    // unbounded, the whole 500 × 500 table. One iteration is one pair.
+    let pathA = BenchTrack.fiveKilometres(seed: 1)
+    let pathB = BenchTrack.fiveKilometres(seed: 2)
+    Benchmark("Frechet 5 km pair, bound 50 m (pairs)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(DiscreteFrechet.distance(pathA, pathB, bound: 50)) }
+    }
+    Benchmark("Frechet 5 km pair, unbounded (pairs)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(DiscreteFrechet.distance(pathA, pathB)) }
+    }
 }
 
 /// A GPS-like route: 1 Hz, 1–5 m steps with a wandering heading, at a mid latitude.
@@ -75,6 +88,20 @@ enum BenchTrack {
             lon += metres * _sin(heading) / 75_500
         }
         return points
+    }
+
+    /// A 5 km path of 10 m steps turning 60° every 500 m, with up to 1 m of lateral noise.
+    static func fiveKilometres(seed: UInt64) -> ResampledPath {
+        var rng = SplitMix(state: seed)
+        var clean = Coordinate(lat: 46.05, lon: 14.5)
+        var raw = [clean]
+        var heading = 40.0
+        for k in 1...500 {
+            if k % 50 == 0 { heading += 60 }
+            clean = Geodesic.direct(from: clean, azimuth: heading, distance: 10)
+            raw.append(Geodesic.direct(from: clean, azimuth: heading + 90, distance: (rng.unit() - 0.5) * 2))
+        }
+        return ResampledPath.resample(raw)
     }
 
     struct SplitMix {

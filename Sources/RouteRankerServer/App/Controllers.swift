@@ -11,6 +11,9 @@ struct Controllers: Sendable {
     let downloads: DownloadsController
     let shares: SharesController
     let links: LinksController
+    let similar: SimilarController
+    let groups: GroupsController
+    let groupStats: GroupStatsController
 
     init(database: MongoDatabase, registry: PrometheusCollectorRegistry) {
         let userRepository = UserRepository(database: database)
@@ -18,6 +21,8 @@ struct Controllers: Sendable {
         let shareRepository = ShareRepository(database: database)
         let linkRepository = LinkRepository(database: database)
         let buckets = PointBuckets(database: database)
+        let groupRepository = GroupRepository(database: database)
+        let paths = PathRepository(database: database, buckets: buckets)
         let auth = Authenticator(users: userRepository)
         let visibility = Visibility(routes: routeRepository, shares: shareRepository)
         let viewer = RouteViewer(users: userRepository, routes: routeRepository, buckets: buckets)
@@ -27,7 +32,7 @@ struct Controllers: Sendable {
         routes = RoutesController(
             auth: auth, visibility: visibility, routes: routeRepository, buckets: buckets,
             idempotency: IdempotencyRepository(database: database), database: database, locks: RouteLocks(),
-            shares: shareRepository, links: linkRepository, viewer: viewer)
+            shares: shareRepository, links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer)
         routeList = RouteListController(
             auth: auth, routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer)
         downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets, viewer: viewer)
@@ -37,5 +42,12 @@ struct Controllers: Sendable {
         links = LinksController(
             auth: auth, visibility: visibility, routes: routeRepository, links: linkRepository, viewer: viewer,
             downloads: downloads)
+        similar = SimilarController(
+            auth: auth, visibility: visibility, routes: routeRepository, shares: shareRepository,
+            users: userRepository, viewer: viewer, paths: paths)
+        groups = GroupsController(
+            auth: auth, visibility: visibility, groups: groupRepository, viewer: viewer, users: userRepository,
+            similar: similar)
+        groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groups)
     }
 }

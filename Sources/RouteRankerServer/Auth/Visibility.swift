@@ -19,6 +19,14 @@ struct Visibility: Sendable {
         return route
     }
 
+    /// Of `ids`, the routes `user` may read, by id: one query for the routes and one for the shares.
+    func readable(_ ids: [String], by user: UserRecord) async throws -> [String: RouteRecord] {
+        let found = try await routes.find(ids: ids)
+        let foreign = found.values.filter { $0.owner != user.id }.map(\.id)
+        let shared = try await shares.sharedWith(user.id, among: foreign)
+        return found.filter { $0.value.owner == user.id || shared.contains($0.key) }
+    }
+
     /// The route if `user` owns it. Someone it is shared with gets `403`; anyone else `404`.
     func owned(_ id: String, by user: UserRecord) async throws -> RouteRecord {
         let route = try await readable(id, by: user)

@@ -40,7 +40,8 @@ extension RoutesController {
         }
     }
 
-    /// `DELETE /v1/routes/{id}`: the route, then its shares, links and points. Once the route document is gone
+    /// `DELETE /v1/routes/{id}`: the route, then its shares, links, group
+    /// memberships, stored paths and points. Once the route document is gone
     /// nothing else of it is reachable, so a failure half-way leaves only invisible leftovers.
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
         let user = try await auth.user(request)
@@ -50,6 +51,8 @@ extension RoutesController {
             try await routes.delete(id: id)
             try await shares.deleteAll(route: id)
             try await links.deleteAll(route: id)
+            try await groups.removeEverywhere(route: id)
+            try await paths.deleteAll(route: id)
             try await buckets.deleteAll(route: id)
         }
         return NoContent()

@@ -14,6 +14,8 @@ struct RoutesController: Sendable {
     let locks: RouteLocks
     let shares: ShareRepository
     let links: LinkRepository
+    let groups: GroupRepository
+    let paths: PathRepository
     let viewer: RouteViewer
 
     /// `POST /v1/routes`: `201` with the summary. With an `Idempotency-Key`, a retry by the same

@@ -9,6 +9,8 @@ enum Indexes {
         ("points", PointBuckets.indexes),
         ("shares", ShareRepository.indexes),
         ("links", LinkRepository.indexes),
+        ("groups", GroupRepository.indexes),
+        ("paths", PathRepository.indexes),
     ]
 
     /// Creates the indexes, retrying while the database is not reachable yet (e.g. it is still

@@ -77,6 +77,14 @@ struct ShareRepository: Sendable {
         return Dictionary(grouping: found.compactMap(Self.record), by: \.route).mapValues { $0.map(\.to) }
     }
 
+    /// Which of `routes` are shared with `user` (one `_id` query).
+    func sharedWith(_ user: String, among routes: [String]) async throws -> Set<String> {
+        guard !routes.isEmpty else { return [] }
+        let ids = routes.map { BSONValue.string(Self.id(route: $0, to: user)) }
+        let found = try await collection.find(["_id": ["$in": .array(ids)]], projection: ["route": 1])
+        return Set(found.compactMap { $0.string("route") })
+    }
+
     func count(to user: String) async throws -> Int {
         try await collection.count(["to": .string(user)])
     }
