@@ -86,8 +86,11 @@ let package = Package(
             name: "RouteRankerServerTests",
             dependencies: [
                 "RouteRankerServer",
+                "RouteRankerCore",
+                "Mongo",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

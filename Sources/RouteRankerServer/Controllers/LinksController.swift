@@ -23,7 +23,7 @@ struct LinksController: Sendable {
     func create(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<CreatedLink> {
         let user = try await auth.user(request)
         let route = try await visibility.owned(try context.parameters.require("id"), by: user)
-        let body = try await request.decodeJSON(LinkRequest.self)
+        let body = try await request.decodeOptionalJSON(LinkRequest.self)
         let lifetime = body.expiresInS ?? Self.defaultLifetime
         guard lifetime > 0, lifetime <= Self.maxLifetime else {
             throw APIError.invalid(

@@ -32,6 +32,22 @@ extension Request {
         }
     }
 
+    /// Decodes a JSON body whose fields are all optional: an empty body (with no `Content-Type`, or
+    /// with JSON's) stands for `{}`.
+    func decodeOptionalJSON<Body: Decodable>(_ type: Body.Type) async throws -> Body {
+        if mediaType == nil || mediaType == "application/json" {
+            let buffer = try await collectBody()
+            if buffer.readableBytes == 0 { return try JSONDecoder.api.decode(Body.self, from: Data("{}".utf8)) }
+            _ = try requireMediaType(["application/json"])
+            do {
+                return try JSONDecoder.api.decode(Body.self, from: Data(buffer.readableBytesView))
+            } catch let error as DecodingError {
+                throw APIError(decoding: error)
+            }
+        }
+        return try await decodeJSON(type)
+    }
+
     /// Decodes a JSON body (`Content-Type: application/json`, at most 16 MiB). An empty body,
     /// malformed JSON or a field of the wrong type is a `400` that says what is wrong.
     func decodeJSON<Body: Decodable>(_ type: Body.Type) async throws -> Body {
