@@ -45,7 +45,7 @@ struct GroupsController: Sendable {
         let all = try await groups.groups(of: user.id)
         let sliced = page.page(
             of: all, list: "groups", key: { [SharesController.sortKey($0.createdAt), $0.id] },
-            isAfter: SharesController.newestFirst)
+            isAfter: SharesController.newestIDFirst)
         var items: [GroupView] = []
         for group in sliced.items { items.append(try await view(group, for: user)) }
         return Page(items: items, next: sliced.next, total: all.count)

@@ -47,7 +47,7 @@ struct LinksController: Sendable {
         let all = try await links.links(of: route.id)
         let sliced = page.page(
             of: all, list: list, key: { [SharesController.sortKey($0.createdAt), $0.id] },
-            isAfter: SharesController.newestFirst)
+            isAfter: SharesController.newestIDFirst)
         return Page(items: sliced.items.map(LinkView.init), next: sliced.next, total: all.count)
     }
 

@@ -86,6 +86,15 @@ struct SharesController: Sendable {
     /// Milliseconds since the epoch, the precision shares are stored with.
     static func sortKey(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
 
+    /// Keyset order "newest first, ties newest id first" for ObjectId-keyed lists (groups, links),
+    /// whose ids grow with creation: whether `key` comes after `position`.
+    static func newestIDFirst(_ position: [String], _ key: [String]) -> Bool {
+        guard position.count == 2, key.count == 2, let p = Int64(position[0]), let k = Int64(key[0]) else {
+            return false
+        }
+        return k < p || (k == p && CodePoint.precedes(key[1], position[1]))
+    }
+
     /// Keyset order "newest first, then by the second key": whether `key` comes after `position`.
     static func newestFirst(_ position: [String], _ key: [String]) -> Bool {
         guard position.count == 2, key.count == 2, let p = Int64(position[0]), let k = Int64(key[0]) else {

@@ -39,7 +39,7 @@ struct GroupRepository: Sendable {
 
     /// My groups, newest first.
     func groups(of owner: String) async throws -> [GroupRecord] {
-        try await collection.find(["owner": .string(owner)], sort: ["created_at": -1, "_id": 1])
+        try await collection.find(["owner": .string(owner)], sort: ["created_at": -1, "_id": -1])
             .compactMap(Self.record)
     }
 
