@@ -39,7 +39,8 @@ struct LinkRepository: Sendable {
 
     /// The links of `route`, newest first.
     func links(of route: String) async throws -> [LinkRecord] {
-        try await collection.find(["route": .string(route)], sort: ["created_at": -1, "_id": -1]).compactMap(Self.record)
+        try await collection.find(["route": .string(route)], sort: ["created_at": -1, "_id": -1]).compactMap(
+            Self.record)
     }
 
     /// Revokes link `id` of `route`; whether it existed.
