@@ -66,6 +66,31 @@ struct RawPoint: Decodable {
     var ele: Double?
     var acc: Double?
 
+    /// A point with no member set (the NDJSON scanner fills it in).
+    init() {}
+
+    /// Decodes member by member so that any failure names its key — including Foundation's
+    /// non-`DecodingError` failure for numbers no `Double` can hold (`1e999`).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        func number(_ key: Key) throws -> Double? {
+            do {
+                return try container.decodeIfPresent(Double.self, forKey: key)
+            } catch let error as DecodingError {
+                throw error
+            } catch {
+                throw MemberError(key: key.stringValue, problem: "\(key.stringValue) must be a finite number")
+            }
+        }
+        lat = try number(.lat)
+        lon = try number(.lon)
+        t = try number(.t)
+        ele = try number(.ele)
+        acc = try number(.acc)
+    }
+
+    private enum Key: String, CodingKey { case lat, lon, t, ele, acc }
+
     func validated(index: Int) throws -> TrackPoint {
         try PointValidation.point(lat: lat, lon: lon, t: t, ele: ele, acc: acc, index: index)
     }
@@ -114,6 +139,7 @@ public enum JSONPoints {
 
     /// What a `DecodingError` inside one element says: the offending key and the problem.
     static func problem(_ error: any Error) -> (key: String?, problem: String) {
+        if let member = error as? MemberError { return (member.key, member.problem) }
         guard let e = error as? DecodingError else { return (nil, "is not valid") }
         let context: DecodingError.Context
         switch e {
@@ -130,4 +156,10 @@ public enum JSONPoints {
         }
         return (key, "\(key) must be \(key == "text" ? "a string" : "a number")")
     }
+}
+
+/// A member of a point that failed to decode for a reason `DecodingError` does not describe.
+struct MemberError: Error {
+    var key: String
+    var problem: String
 }
