@@ -14,6 +14,17 @@ struct MetricsMiddleware: RouterMiddleware {
         .seconds(10),
     ]
 
+    // Computed: `MetricNameDescriptor` is not `Sendable`, so it cannot be a stored static.
+    static var requests: MetricNameDescriptor {
+        MetricNameDescriptor(
+            metricName: "http_requests", unitName: "total", helpText: "HTTP requests by method, route and status.")
+    }
+    static var duration: MetricNameDescriptor {
+        MetricNameDescriptor(
+            metricName: "http_request_duration", unitName: "seconds",
+            helpText: "Time to the response head, by method and route.")
+    }
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -23,11 +34,11 @@ struct MetricsMiddleware: RouterMiddleware {
         let route = context.endpointPath ?? "unmatched"
         let method = request.method.rawValue
         registry.makeCounter(
-            name: "http_requests_total",
+            descriptor: Self.requests,
             labels: [("method", method), ("route", route), ("status", String(response.status.code))]
         ).increment()
         registry.makeDurationHistogram(
-            name: "http_request_duration_seconds", labels: [("method", method), ("route", route)],
+            descriptor: Self.duration, labels: [("method", method), ("route", route)],
             buckets: Self.buckets
         ).record(ContinuousClock.now - start)
         return response
