@@ -17,13 +17,15 @@ def route_points(n, length_m, seed, lateral_m=0.0):
     rng = random.Random(seed)
     lat0, lon0 = 52.50, 13.30
     points = []
+    t = 1_700_000_000.0
     for i in range(n):
         d = length_m * i / (n - 1)
         north, east = d * math.cos(math.pi / 4), d * math.sin(math.pi / 4)
         east += rng.uniform(-lateral_m, lateral_m)
         points.append({"lat": lat0 + north / 111_320.0,
                        "lon": lon0 + east / (111_320.0 * math.cos(math.radians(lat0))),
-                       "t": 1_700_000_000 + i * (1800.0 / n) * (1 + rng.uniform(0, 0.2))})
+                       "t": t})
+        t += (1800.0 / n) * (1 + rng.uniform(0, 0.2))  # ~5 km in 30–36 min, always forward
     return points
 
 

@@ -27,6 +27,14 @@ struct Visibility: Sendable {
         return found.filter { $0.value.owner == user.id || shared.contains($0.key) }
     }
 
+    /// Of `ids`, the figures of the routes `user` may read (for group statistics).
+    func readableFigures(_ ids: [String], by user: UserRecord) async throws -> [String: RouteRepository.Figures] {
+        let found = try await routes.figures(ids: ids)
+        let foreign = found.values.filter { $0.owner != user.id }.map(\.id)
+        let shared = try await shares.sharedWith(user.id, among: foreign)
+        return found.filter { $0.value.owner == user.id || shared.contains($0.key) }
+    }
+
     /// The route if `user` owns it. Someone it is shared with gets `403`; anyone else `404`.
     func owned(_ id: String, by user: UserRecord) async throws -> RouteRecord {
         let route = try await readable(id, by: user)

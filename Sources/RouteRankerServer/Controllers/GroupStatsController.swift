@@ -136,15 +136,15 @@ struct GroupStatsController: Sendable {
     private func figures(of group: GroupRecord, metric: GroupMetric, for user: UserRecord) async throws
         -> (stats: Stats, figures: GroupStatistics)
     {
-        let visible = try await visibility.readable(group.routes, by: user)
+        let visible = try await visibility.readableFigures(group.routes, by: user)
         let routes = group.routes.compactMap { visible[$0] }
         let figures = GroupStatistics(
-            members: routes.map { GroupMember(id: $0.id, name: $0.name, stats: $0.stats, metric: metric) },
+            members: routes.map { GroupMember(id: $0.id, name: $0.name, value: $0.value(metric.rawValue)) },
             metric: metric)
         let stats = Stats(
             id: nil, name: nil, metric: metric.rawValue, count: figures.count, mean: figures.mean,
             median: figures.median, min: figures.min, max: figures.max, stddev: figures.stddev,
-            totalDistanceM: routes.reduce(0) { $0 + $1.stats.distanceM },
+            totalDistanceM: routes.reduce(0) { $0 + ($1.value("distance_m") ?? 0) },
             ranking: figures.ranking.map { Ranked(route: $0.id, name: $0.name, value: $0.value, rank: $0.rank) })
         return (stats, figures)
     }

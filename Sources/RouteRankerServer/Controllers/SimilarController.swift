@@ -93,15 +93,20 @@ struct SimilarController: Sendable {
         candidates += shared.values.map { ($0, viewer.lens(privacy[$0.owner])) }
         if !candidates.contains(where: { $0.route.id == anchor.id }) { candidates.append((anchor, anchorLens)) }
 
-        let anchorPath = try await paths.path(of: anchor, lens: anchorLens)
-        var matches: [Match] = []
+        var survivors: [(route: RouteRecord, lens: RouteViewer.Lens)] = []
         for (route, lens) in candidates {
             let extent = try await viewer.extent(of: route, lens: lens)
             guard let s = extent.start, let e = extent.end,
                 Geodesic.distance(from: Self.coordinate(s), to: Self.coordinate(start)) <= maxM,
                 Geodesic.distance(from: Self.coordinate(e), to: Self.coordinate(end)) <= maxM
             else { continue }
-            let path = try await paths.path(of: route, lens: lens)
+            survivors.append((route, lens))
+        }
+        let anchorPath = try await paths.path(of: anchor, lens: anchorLens)
+        let found = try await paths.paths(of: survivors)
+        var matches: [Match] = []
+        for (route, _) in survivors {
+            guard let path = found[route.id] else { continue }
             if let frechet = DiscreteFrechet.distance(anchorPath, path, bound: maxM) {
                 matches.append(Match(route: route, frechetM: frechet))
             }

@@ -20,15 +20,32 @@ struct PathRepository: Sendable {
 
     /// The path of `route` as `lens` sees it.
     func path(of route: RouteRecord, lens: RouteViewer.Lens) async throws -> ResampledPath {
-        let id = "\(route.id):\(lens.tag)"
-        let key = "n\(route.pointCount)"
-        if let stored = try await collection.findOne(["_id": .string(id)]), stored.string("key") == key,
-            let lat = stored.array("lat")?.compactMap(\.doubleValue),
-            let lon = stored.array("lon")?.compactMap(\.doubleValue),
-            let path = ResampledPath(lat: lat, lon: lon)
-        {
-            return path
+        try await paths(of: [(route, lens)])[route.id] ?? ResampledPath()
+    }
+
+    /// The paths of several routes, by route id: the stored ones in one query, the missing or
+    /// stale ones computed from their points and stored.
+    func paths(of routes: [(route: RouteRecord, lens: RouteViewer.Lens)]) async throws -> [String: ResampledPath] {
+        guard !routes.isEmpty else { return [:] }
+        let ids = routes.map { BSONValue.string(Self.id($0.route, $0.lens)) }
+        let stored = try await collection.find(["_id": ["$in": .array(ids)]])
+        var byID: [String: BSONDocument] = [:]
+        for document in stored { if let id = document.string("_id") { byID[id] = document } }
+        var result: [String: ResampledPath] = [:]
+        for (route, lens) in routes {
+            if let document = byID[Self.id(route, lens)], document.string("key") == Self.key(route),
+                let lat = document.array("lat")?.compactMap(\.doubleValue),
+                let lon = document.array("lon")?.compactMap(\.doubleValue), let path = ResampledPath(lat: lat, lon: lon)
+            {
+                result[route.id] = path
+            } else {
+                result[route.id] = try await compute(route, lens: lens)
+            }
         }
+        return result
+    }
+
+    private func compute(_ route: RouteRecord, lens: RouteViewer.Lens) async throws -> ResampledPath {
         var resampler = PathResampler()
         for try await chunk in buckets.read(route: route.id, count: route.pointCount) {
             resampler.add(contentsOf: lens.zones.isEmpty ? chunk : chunk.filter { !lens.hides($0) })
@@ -36,16 +53,21 @@ struct PathRepository: Sendable {
         let path = resampler.path
         if path.count <= Self.maxStoredSamples {
             try await collection.updateOne(
-                filter: ["_id": .string(id)],
+                filter: ["_id": .string(Self.id(route, lens))],
                 update: [
                     "$set": [
-                        "route": .string(route.id), "key": .string(key),
+                        "route": .string(route.id), "key": .string(Self.key(route)),
                         "lat": .array(path.lat.map(BSONValue.double)), "lon": .array(path.lon.map(BSONValue.double)),
                     ]
                 ], upsert: true)
         }
         return path
     }
+
+    private static func id(_ route: RouteRecord, _ lens: RouteViewer.Lens) -> String { "\(route.id):\(lens.tag)" }
+
+    /// Points are only ever added, so the count identifies the points a path was made from.
+    private static func key(_ route: RouteRecord) -> String { "n\(route.pointCount)" }
 
     func deleteAll(route: String) async throws {
         _ = try await collection.deleteMany(["route": .string(route)])

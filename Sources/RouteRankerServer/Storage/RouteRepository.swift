@@ -31,6 +31,35 @@ struct RouteRepository: Sendable {
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// What group statistics need of a route: its name, owner and the figures stored in `metrics`,
+    /// read without decoding any stats state.
+    struct Figures: Sendable {
+        var id: String
+        var owner: String
+        var name: String
+        /// `metrics` as stored: `distance_m`, `duration_s`, `moving_time_s`, `avg_speed_mps`,
+        /// `avg_pace_s_per_km` (absent or null when undefined).
+        var metrics: BSONDocument
+
+        func value(_ field: String) -> Double? { metrics.double(field) }
+    }
+
+    /// The figures of the routes among `ids` that exist, by id (one query, projected).
+    func figures(ids: [String]) async throws -> [String: Figures] {
+        let plausible = Set(ids.filter(RouteID.isPlausible))
+        guard !plausible.isEmpty else { return [:] }
+        let found = try await collection.find(
+            ["_id": ["$in": .array(plausible.map { .string($0) })]],
+            projection: ["owner": 1, "name": 1, "metrics": 1])
+        return Dictionary(
+            found.compactMap { document -> (String, Figures)? in
+                guard let id = document.string("_id"), let owner = document.string("owner"),
+                    let name = document.string("name")
+                else { return nil }
+                return (id, Figures(id: id, owner: owner, name: name, metrics: document.document("metrics") ?? [:]))
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Replaces the stored route if it still has `expectedVersion`; `409` otherwise.
     func replace(_ route: RouteRecord, expectedVersion: Int) async throws {
         let result = try await collection.updateOne(
