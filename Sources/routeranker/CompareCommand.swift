@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RouteRankerServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -50,7 +51,7 @@ struct CompareCommand: AsyncParsableCommand {
         if json {
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(ComparisonTable(try JSONDecoder().decode(ComparisonBody.self, from: data)).render())
+            print(ComparisonTable(try JSONDecoder().decode(Comparison.self, from: data)).render())
         }
     }
 }

@@ -1,50 +1,18 @@
 import Foundation
-
-/// The part of `GET /v1/compare`'s answer the table shows.
-struct ComparisonBody: Decodable {
-    struct Group: Decodable {
-        var id: String
-        var name: String
-        var count: Int
-        var mean: Double?
-        var median: Double?
-        var stddev: Double?
-        var min: Double?
-        var max: Double?
-    }
-    struct Pair: Decodable {
-        var a: String
-        var b: String
-        var meanDiff: Double?
-        var ratio: Double?
-        var t: Double?
-        var df: Double?
-        var pValue: Double?
-
-        private enum CodingKeys: String, CodingKey {
-            case a, b, ratio, t, df
-            case meanDiff = "mean_diff"
-            case pValue = "p_value"
-        }
-    }
-    var metric: String
-    var groups: [Group]
-    var ranking: [String]
-    var pairs: [Pair]
-}
+import RouteRankerServer
 
 /// Renders a comparison as two plain-text tables: the groups best first, then the pairs.
 struct ComparisonTable {
-    let body: ComparisonBody
+    let body: Comparison
 
-    init(_ body: ComparisonBody) { self.body = body }
+    init(_ body: Comparison) { self.body = body }
 
     func render() -> String {
-        let byID = Dictionary(body.groups.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let byID = Dictionary(body.groups.map { ($0.id ?? "", $0) }, uniquingKeysWith: { first, _ in first })
         let groupRows = body.ranking.enumerated().compactMap { index, id -> [String]? in
             guard let g = byID[id] else { return nil }
             return [
-                String(index + 1), g.name, String(g.count), Self.number(g.mean), Self.number(g.median),
+                String(index + 1), g.name ?? id, String(g.count), Self.number(g.mean), Self.number(g.median),
                 Self.number(g.stddev), Self.number(g.min), Self.number(g.max),
             ]
         }
