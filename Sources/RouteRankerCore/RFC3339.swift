@@ -22,6 +22,16 @@ public enum RFC3339 {
             + ":\(pad(secOfDay % 60, 2)).\(fraction)Z"
     }
 
+    /// `2026-11-21T23:31:59.123Z`: exactly milliseconds, truncated (the API's timestamps). The
+    /// time is first rounded to the microsecond, so that `…0.123` stored as `…0.12299999` stays `.123`.
+    public static func formatMilliseconds(_ t: Double) -> String {
+        let ms = ((t * 1_000_000).rounded() / 1000).rounded(.down)
+        let millis = Int64(ms)
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        let fraction = millis - seconds * 1000
+        return format(Double(seconds)).dropLast(4) + pad(fraction, 3) + "Z"
+    }
+
     /// Parses `YYYY-MM-DDThh:mm:ss[.fraction][Z|±hh:mm|±hhmm|±hh]` (`T` may be `t` or a space,
     /// `Z` may be `z`); no zone means UTC. Surrounding whitespace is ignored. Nil if malformed.
     public static func parse(_ text: some StringProtocol) -> Double? {

@@ -26,12 +26,10 @@ public struct RouteFile: Sendable, Hashable {
             return RouteFile(
                 format: .gpx, name: doc.name, points: TrackPoint.sortedByTime(doc.points), annotations: doc.annotations)
         case .text:
-            var reader = PhoneTextReader()
-            let points = try reader.feed(data) + reader.finish()
+            let points = try PointStreamReader.readAll(data, format: .text)
             return RouteFile(format: .text, name: nil, points: points, annotations: [])
         case .ndjson:
-            var reader = NDJSONPointReader()
-            let points = try reader.feed(data) + reader.finish()
+            let points = try PointStreamReader.readAll(data, format: .ndjson)
             return RouteFile(format: .ndjson, name: nil, points: points, annotations: [])
         case .json:
             return try readJSON(data)
@@ -65,21 +63,15 @@ public struct RouteFile: Sendable, Hashable {
                 let points = try decoder.decode(ValidatedPoints.self, from: data).points
                 return RouteFile(format: .json, name: nil, points: TrackPoint.sortedByTime(points), annotations: [])
             }
-            let body = try decoder.decode(Body.self, from: data)
+            let body = try decoder.decode(RouteJSONBody.self, from: data)
             return RouteFile(
-                format: .json, name: body.name, points: TrackPoint.sortedByTime(body.points?.points ?? []),
+                format: .json, name: body.name, points: body.sortedPoints,
                 annotations: body.annotations?.annotations ?? [])
         } catch let e as FormatError {
             throw e
         } catch {
             throw FormatError.body("the file is not a JSON array of points or an object with \"points\"")
         }
-    }
-
-    private struct Body: Decodable {
-        var name: String?
-        var points: ValidatedPoints?
-        var annotations: ValidatedAnnotations?
     }
 }
 
