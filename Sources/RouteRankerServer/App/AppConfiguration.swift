@@ -12,19 +12,23 @@ public struct AppConfiguration: Sendable {
     public var database: String
     /// Level for the application's own log.
     public var logLevel: Logger.Level
+    /// The clock of recorded timestamps.
+    public var clock: WallClock
 
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         mongoDBURI: String = "mongodb://127.0.0.1:27017/",
         database: String = "routeranker",
-        logLevel: Logger.Level = .info
+        logLevel: Logger.Level = .info,
+        clock: WallClock = .system
     ) {
         self.host = host
         self.port = port
         self.mongoDBURI = mongoDBURI
         self.database = database
         self.logLevel = logLevel
+        self.clock = clock
     }
 }
 

@@ -10,7 +10,10 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     let client = try MongoClient(uri: configuration.mongoDBURI, logger: logger)
     let database = MongoDatabase(client: client, name: configuration.database)
-    let endpoints = routeTable(Controllers(database: database, registry: registry))
+    let openAPIDocument = try OpenAPIDocument.load()
+    let endpoints = routeTable(
+        Controllers(
+            database: database, clock: configuration.clock, registry: registry, openAPIDocument: openAPIDocument))
 
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: MetricsMiddleware(registry: registry))

@@ -1,7 +1,7 @@
 import Mongo
 import Prometheus
 
-/// The controllers, wired to their repositories once per application.
+/// The controllers, wired once per application to the repositories and services they take.
 struct Controllers: Sendable {
     let operations: OperationsController
     let users: UsersController
@@ -15,10 +15,10 @@ struct Controllers: Sendable {
     let groups: GroupsController
     let groupStats: GroupStatsController
 
-    init(database: MongoDatabase, registry: PrometheusCollectorRegistry) {
+    init(database: MongoDatabase, clock: WallClock, registry: PrometheusCollectorRegistry, openAPIDocument: [UInt8]) {
         let userRepository = UserRepository(database: database)
         let routeRepository = RouteRepository(database: database)
-        let shareRepository = ShareRepository(database: database)
+        let shareRepository = ShareRepository(database: database, clock: clock)
         let linkRepository = LinkRepository(database: database)
         let buckets = PointBuckets(database: database)
         let groupRepository = GroupRepository(database: database)
@@ -26,13 +26,16 @@ struct Controllers: Sendable {
         let auth = Authenticator(users: userRepository)
         let visibility = Visibility(routes: routeRepository, shares: shareRepository)
         let viewer = RouteViewer(users: userRepository, routes: routeRepository, buckets: buckets)
-        operations = OperationsController(database: database, registry: registry)
-        users = UsersController(users: userRepository, auth: auth)
+        let similarRoutes = SimilarRoutes(
+            routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer, paths: paths)
+        operations = OperationsController(
+            health: DatabaseHealth(database: database), openAPIDocument: openAPIDocument, registry: registry)
+        users = UsersController(users: userRepository, auth: auth, clock: clock)
         privacyZones = PrivacyZonesController(auth: auth, users: userRepository)
         routes = RoutesController(
             auth: auth, visibility: visibility, routes: routeRepository, buckets: buckets,
-            idempotency: IdempotencyRepository(database: database), database: database, locks: RouteLocks(),
-            shares: shareRepository, links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer)
+            idempotency: IdempotencyRepository(database: database), locks: RouteLocks(), shares: shareRepository,
+            links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock)
         routeList = RouteListController(
             auth: auth, routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer)
         downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets, viewer: viewer)
@@ -41,13 +44,11 @@ struct Controllers: Sendable {
             shares: shareRepository, viewer: viewer)
         links = LinksController(
             auth: auth, visibility: visibility, routes: routeRepository, links: linkRepository, viewer: viewer,
-            downloads: downloads)
-        similar = SimilarController(
-            auth: auth, visibility: visibility, routes: routeRepository, shares: shareRepository,
-            users: userRepository, viewer: viewer, paths: paths)
+            buckets: buckets, clock: clock)
+        similar = SimilarController(auth: auth, visibility: visibility, similar: similarRoutes)
         groups = GroupsController(
             auth: auth, visibility: visibility, groups: groupRepository, viewer: viewer, users: userRepository,
-            similar: similar)
-        groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groups)
+            similar: similarRoutes, clock: clock)
+        groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groupRepository)
     }
 }

@@ -7,7 +7,7 @@ enum Secret {
     /// A new secret: 256 bits from the system's cryptographic generator.
     static func generate() -> String {
         let key = SymmetricKey(size: .bits256)
-        return key.withUnsafeBytes { base64URL(Data($0)) }
+        return key.withUnsafeBytes { Base64URL.encode($0) }
     }
 
     /// The SHA-256 digest that the database keeps in place of `secret`.
@@ -19,12 +19,5 @@ enum Secret {
     /// equality), never with `String ==`, which compares Unicode-canonically and stops early.
     static func matches(_ secret: String, storedHash: Data) -> Bool {
         SHA256.hash(data: Data(secret.utf8)) == storedHash
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

@@ -7,12 +7,12 @@ import RouteRankerCore
 struct GroupStatsController: Sendable {
     let auth: Authenticator
     let visibility: Visibility
-    let groups: GroupsController
+    let groups: GroupRepository
 
     /// `GET /v1/groups/{id}/stats?metric=`.
     func stats(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<GroupFigures> {
         let user = try await auth.user(request)
-        let group = try await groups.owned(context, by: user)
+        let group = try await groups.owned(try context.parameters.require("id"), by: user)
         let metric = try Self.metric(request)
         return JSONResponse(status: .ok, body: try await figures(of: group, metric: metric, for: user).stats)
     }
@@ -30,18 +30,16 @@ struct GroupStatsController: Sendable {
                 "'groups' must list 2 to 50 distinct group ids, separated by commas", field: "groups")
         }
         let metric = try Self.metric(request)
-        var all: [(stats: GroupFigures, figures: GroupStatistics)] = []
+        var all: [(group: GroupRecord, stats: GroupFigures, figures: GroupStatistics)] = []
         for id in ids {
-            guard let group = try await groups.groups.find(id: id, owner: user.id) else {
-                throw GroupsController.notFound
-            }
+            let group = try await groups.owned(id, by: user)
             var figures = try await self.figures(of: group, metric: metric, for: user)
             figures.stats.id = group.id
             figures.stats.name = group.name
-            all.append(figures)
+            all.append((group, figures.stats, figures.figures))
         }
         let order = Ranking.order(
-            all.map { GroupMember(id: $0.stats.id!, name: $0.stats.name!, value: $0.figures.mean) },
+            all.map { GroupMember(id: $0.group.id, name: $0.group.name, value: $0.figures.mean) },
             higherIsBetter: metric.higherIsBetter)
         var pairs: [GroupPair] = []
         for i in all.indices {
@@ -65,12 +63,12 @@ struct GroupStatsController: Sendable {
         let visible = try await visibility.readableFigures(group.routes, by: user)
         let routes = group.routes.compactMap { visible[$0] }
         let figures = GroupStatistics(
-            members: routes.map { GroupMember(id: $0.id, name: $0.name, value: $0.value(metric.rawValue)) },
+            members: routes.map { GroupMember(id: $0.id, name: $0.name, value: $0.value(metric)) },
             metric: metric)
         let stats = GroupFigures(
             id: nil, name: nil, metric: metric.rawValue, count: figures.count, mean: figures.mean,
             median: figures.median, min: figures.min, max: figures.max, stddev: figures.stddev,
-            totalDistanceM: routes.reduce(0) { $0 + ($1.value("distance_m") ?? 0) },
+            totalDistanceM: routes.reduce(0) { $0 + ($1.value(.distanceM) ?? 0) },
             ranking: figures.ranking.map { RankedRoute(route: $0.id, name: $0.name, value: $0.value, rank: $0.rank) })
         return (stats, figures)
     }

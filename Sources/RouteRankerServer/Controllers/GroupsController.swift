@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Mongo
 
 /// Groups of routes: create (from ids or from the routes similar to one), list, read, change, delete.
 struct GroupsController: Sendable {
@@ -9,9 +8,8 @@ struct GroupsController: Sendable {
     let groups: GroupRepository
     let viewer: RouteViewer
     let users: UserRepository
-    let similar: SimilarController
-
-    static let notFound = APIError.notFound("group not found")
+    let similar: SimilarRoutes
+    let clock: WallClock
 
     /// `POST /v1/groups`: every route must be visible to me (else `422` naming the bad ids).
     func create(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<GroupView> {
@@ -23,17 +21,20 @@ struct GroupsController: Sendable {
         case (let routes?, nil):
             ids = try await visibleMembers(try Self.idList(routes, field: "routes"), of: user)
         case (nil, let anchor?):
-            let maxM = try SimilarController.validMaxM(body.maxM)
-            guard let route = try? await visibility.readable(anchor, by: user) else {
+            let maxM = try SimilarRoutes.validMaxM(body.maxM)
+            let route: RouteRecord
+            do {
+                route = try await visibility.readable(anchor, by: user)
+            } catch is RouteNotVisible {
                 throw APIError.unprocessable(
                     "'similar_to' names a route you cannot see", details: ["routes": .array([.string(anchor)])])
             }
-            ids = SimilarController.ranked(try await similar.matches(of: route, for: user, maxM: maxM)).map(\.route)
+            ids = SimilarRoutes.ranked(try await similar.matches(of: route, for: user, maxM: maxM)).map(\.route)
         default:
             throw APIError.invalid("give either 'routes' or 'similar_to'", field: "routes")
         }
         let group = GroupRecord(
-            id: BSONObjectID().hex, owner: user.id, name: name, routes: ids, createdAt: Date.now.millisecondPrecision)
+            id: NewID.make(), owner: user.id, name: name, routes: ids, createdAt: clock.now)
         try await groups.insert(group)
         return .created(GroupView(id: group.id, name: group.name, routes: group.routes, createdAt: group.createdAt))
     }
@@ -44,8 +45,8 @@ struct GroupsController: Sendable {
         let page = try PageRequest(request, list: "groups")
         let all = try await groups.groups(of: user.id)
         let sliced = page.page(
-            of: all, list: "groups", key: { [SharesController.sortKey($0.createdAt), $0.id] },
-            isAfter: SharesController.newestIDFirst)
+            of: all, list: "groups", key: { [$0.createdAt.millisecondsKey, $0.id] },
+            isAfter: NewestFirst.thenByNewestID)
         var items: [GroupView] = []
         for group in sliced.items { items.append(try await view(group, for: user)) }
         return Page(items: items, next: sliced.next, total: all.count)
@@ -87,17 +88,14 @@ struct GroupsController: Sendable {
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
         let user = try await auth.user(request)
         guard try await groups.delete(id: try context.parameters.require("id"), owner: user.id) else {
-            throw Self.notFound
+            throw APIError.groupNotFound
         }
         return NoContent()
     }
 
     /// The group `{id}` if I own it; anyone else's is `404`.
-    func owned(_ context: AppRequestContext, by user: UserRecord) async throws -> GroupRecord {
-        guard let group = try await groups.find(id: try context.parameters.require("id"), owner: user.id) else {
-            throw Self.notFound
-        }
-        return group
+    private func owned(_ context: AppRequestContext, by user: UserRecord) async throws -> GroupRecord {
+        try await groups.owned(try context.parameters.require("id"), by: user)
     }
 
     private func view(_ group: GroupRecord, for user: UserRecord) async throws -> GroupView {

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Mongo
 
 /// Share links for people without an account: a secret URL that reads one route until it expires
 /// or is revoked.
@@ -13,10 +12,8 @@ struct LinksController: Sendable {
     let routes: RouteRepository
     let links: LinkRepository
     let viewer: RouteViewer
-    let downloads: DownloadsController
-
-    /// Every unusable secret — unknown, expired, revoked, malformed, its route gone — is this `404`.
-    static let notFound = APIError.notFound("link not found")
+    let buckets: PointBuckets
+    let clock: WallClock
 
     /// `POST /v1/routes/{id}/links`: `201 {"id","url","expires_at"}`; the secret (256 random bits)
     /// is in `url`, shown once, stored only as its SHA-256.
@@ -30,9 +27,9 @@ struct LinksController: Sendable {
                 "'expires_in_s' must be more than 0 and at most 7776000 (90 days)", field: "expires_in_s")
         }
         let secret = Secret.generate()
-        let now = Date.now.millisecondPrecision
+        let now = clock.now
         let link = LinkRecord(
-            id: BSONObjectID().hex, route: route.id, owner: user.id, secretHash: Secret.hash(secret), createdAt: now,
+            id: NewID.make(), route: route.id, owner: user.id, secretHash: Secret.hash(secret), createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime).millisecondPrecision)
         try await links.insert(link)
         return .created(CreatedLink(id: link.id, url: "/v1/links/\(secret)", expiresAt: link.expiresAt))
@@ -46,8 +43,7 @@ struct LinksController: Sendable {
         let page = try PageRequest(request, list: list)
         let all = try await links.links(of: route.id)
         let sliced = page.page(
-            of: all, list: list, key: { [SharesController.sortKey($0.createdAt), $0.id] },
-            isAfter: SharesController.newestIDFirst)
+            of: all, list: list, key: { [$0.createdAt.millisecondsKey, $0.id] }, isAfter: NewestFirst.thenByNewestID)
         return Page(items: sliced.items.map(LinkView.init), next: sliced.next, total: all.count)
     }
 
@@ -56,7 +52,7 @@ struct LinksController: Sendable {
         let user = try await auth.user(request)
         let route = try await visibility.owned(try context.parameters.require("id"), by: user)
         guard try await links.revoke(id: try context.parameters.require("link_id"), route: route.id) else {
-            throw APIError.notFound("link not found")
+            throw APIError.linkNotFound
         }
         return NoContent()
     }
@@ -68,20 +64,21 @@ struct LinksController: Sendable {
     }
 
     /// `GET /v1/links/{secret}/points?format=`: the download, without the points in privacy zones.
-    func points(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+    func points(_ request: Request, _ context: AppRequestContext) async throws -> RouteDownload {
         let route = try await linkedRoute(context)
-        return try await downloads.download(
-            route, lens: try await viewer.lens(owner: route.owner, viewer: nil), request: request)
+        let lens = try await viewer.lens(owner: route.owner, viewer: nil)
+        return RouteDownload(route: route, lens: lens) { [buckets] in buckets.read(route) }
     }
 
-    /// The route behind a secret: looked up by the secret's hash (the index holds nothing else),
+    /// The route behind a secret: every unusable secret — unknown, expired, revoked, malformed, its
+    /// route gone — is the same `404`. Looked up by the secret's hash (the index holds nothing else),
     /// then compared in constant time, then checked for expiry.
     private func linkedRoute(_ context: AppRequestContext) async throws -> RouteRecord {
         let secret = try context.parameters.require("secret")
         guard secret.utf8.count <= 256, let link = try await links.find(secretHash: Secret.hash(secret)),
-            Secret.matches(secret, storedHash: link.secretHash), link.expiresAt > Date.now,
+            Secret.matches(secret, storedHash: link.secretHash), link.expiresAt > clock.now,
             let route = try await routes.find(id: link.route)
-        else { throw Self.notFound }
+        else { throw APIError.linkNotFound }
         return route
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
-import Mongo
 import Prometheus
 
 /// Health, readiness, metrics and the API description.
 struct OperationsController: Sendable {
-    let database: MongoDatabase
+    let health: DatabaseHealth
+    /// The OpenAPI description, read once at start-up.
+    let openAPIDocument: [UInt8]
     let registry: PrometheusCollectorRegistry
 
     struct Status: APIResponse { var status: String }
@@ -18,7 +19,7 @@ struct OperationsController: Sendable {
     /// `GET /readyz`: `200` when the database answers a ping, else `503`.
     func ready(_ request: Request, _ context: AppRequestContext) async throws -> Status {
         do {
-            try await database.ping()
+            try await health.check()
         } catch {
             throw APIError.unavailable
         }
@@ -38,16 +39,18 @@ struct OperationsController: Sendable {
     func openAPI(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: OpenAPIDocument.bytes)))
+            body: .init(byteBuffer: ByteBuffer(bytes: openAPIDocument)))
     }
 }
 
-/// The OpenAPI file bundled as a resource, read once.
+/// The OpenAPI file bundled as a resource. A server without it is broken: it fails at start-up.
 enum OpenAPIDocument {
-    static let bytes: [UInt8] = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),
-            let data = try? Data(contentsOf: url)
-        else { return Array("openapi: 3.1.0\n# the bundled description could not be read\n".utf8) }
-        return Array(data)
-    }()
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "the bundled openapi.yaml resource could not be read" }
+    }
+
+    static func load() throws -> [UInt8] {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml") else { throw Missing() }
+        return Array(try Data(contentsOf: url))
+    }
 }

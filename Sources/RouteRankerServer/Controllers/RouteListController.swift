@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Mongo
 import RouteRankerCore
 
 /// `GET /v1/routes`: my routes, sorted, with keyset pagination; or, with `near`, the routes visible
@@ -12,12 +11,6 @@ struct RouteListController: Sendable {
     let users: UserRepository
     let viewer: RouteViewer
 
-    /// The sort keys and the stored field each one reads.
-    static let sortFields: [String: String] = [
-        "started_at": "started_at", "name": "name", "distance_m": "metrics.distance_m",
-        "duration_s": "metrics.duration_s", "avg_pace_s_per_km": "metrics.avg_pace_s_per_km",
-    ]
-
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<RouteSummary> {
         let user = try await auth.user(request)
         if request.uri.queryParameters["near"] != nil {
@@ -26,22 +19,14 @@ struct RouteListController: Sendable {
         let sortParameter = request.uri.queryParameters["sort"].map(String.init) ?? "-started_at"
         let descending = sortParameter.hasPrefix("-")
         let key = descending ? String(sortParameter.dropFirst()) : sortParameter
-        guard let field = Self.sortFields[key] else {
-            throw APIError.invalid(
-                "'sort' must be one of started_at, name, distance_m, duration_s, avg_pace_s_per_km, optionally with '-'",
-                field: "sort")
+        guard let order = RouteOrder(key: key, descending: descending) else {
+            let keys = RouteOrder.keys.joined(separator: ", ")
+            throw APIError.invalid("'sort' must be one of \(keys), optionally with '-'", field: "sort")
         }
         let list = "routes:\(sortParameter)"
         let page = try PageRequest(request, list: list)
-        let mine: BSONDocument = ["owner": .string(user.id)]
-        let keyset = try SortKeyset(field: field, descending: descending, after: page.after)
-
-        var found = try await routes.find(
-            keyset.valuedFilter(mine), sort: [field: descending ? -1 : 1, "_id": 1], limit: page.limit + 1)
-        if found.count <= page.limit {
-            found += try await routes.find(
-                keyset.nullFilter(mine), sort: ["_id": 1], limit: page.limit + 1 - found.count)
-        }
+        // One more than the page: whether there is a next page.
+        let found = try await routes.page(owner: user.id, order: order, after: page.after, limit: page.limit + 1)
         let items = Array(found.prefix(page.limit))
         let next =
             found.count > page.limit
@@ -49,7 +34,7 @@ struct RouteListController: Sendable {
         let recipients = try await shares.recipients(of: items.map(\.id))
         return Page(
             items: items.map { RouteSummary($0, sharedWith: recipients[$0.id] ?? []) }, next: next,
-            total: try await routes.count(mine))
+            total: try await routes.count(owner: user.id))
     }
 
     /// `?near=lat,lon&radius_m=`: my routes come from the `2dsphere` index (a sphere, so the radius
@@ -75,16 +60,11 @@ struct RouteListController: Sendable {
         let centre = Coordinate(lat: lat, lon: lon)
         var hits: [(summary: RouteSummary, distance: Double)] = []
         // Mine: candidates from the index, exact distances from their true starts.
-        let padded = min((radius * 1.01 + 10) / 6_371_008.8, Double.pi)
-        let mine: BSONDocument = [
-            "owner": .string(user.id),
-            "start": ["$geoWithin": ["$centerSphere": [[.double(lon), .double(lat)], .double(padded)]]],
-        ]
-        let own = try await routes.find(mine, sort: ["_id": 1], limit: 0)
+        let own = try await routes.startingNear(centre, radiusM: radius, owner: user.id)
         let recipients = try await shares.recipients(of: own.map(\.id))
         for route in own {
             guard let start = route.stats.start else { continue }
-            let distance = Geodesic.distance(from: centre, to: Coordinate(lat: start.lat, lon: start.lon))
+            let distance = Geodesic.distance(from: centre, to: start.coordinate)
             if distance <= radius {
                 hits.append(
                     (RouteSummary(route, sharedWith: recipients[route.id] ?? [], distanceFromM: distance), distance))
@@ -96,7 +76,7 @@ struct RouteListController: Sendable {
         for route in shared.values {
             let summary = try await viewer.summary(route, lens: viewer.lens(privacy[route.owner]))
             guard let start = summary.stats.start else { continue }
-            let distance = Geodesic.distance(from: centre, to: Coordinate(lat: start.lat, lon: start.lon))
+            let distance = Geodesic.distance(from: centre, to: start.coordinate)
             if distance <= radius {
                 var summary = summary
                 summary.distanceFromM = distance

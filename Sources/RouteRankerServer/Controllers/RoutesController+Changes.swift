@@ -15,12 +15,12 @@ extension RoutesController {
     func patch(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
         let user = try await auth.user(request)
         let id = try context.parameters.require("id")
-        _ = try await visibility.owned(id, by: user)
+        _ = try await visibility.owned(id, by: user)  // 404/403 before the body is read
         let body = try await request.decodeJSON(RouteChangeRequest.self)
         let name = try body.name.map { try RouteRules.name($0) }
         let activity = try body.activity.map { try RouteRules.activity($0) }
-        return try await locks.withLock(id) {
-            var route = try await visibility.owned(id, by: user)
+        return try await withOwnedRoute(id, by: user) { route in
+            var route = route
             let base = route.version
             if let name { route.name = name }
             if let activity, activity != route.activity {
@@ -29,31 +29,29 @@ extension RoutesController {
                 // Reading every kept point is inherent to "recompute over the kept points".
                 var kept: [TrackPoint] = []
                 kept.reserveCapacity(route.pointCount)
-                for try await chunk in buckets.read(route: id, count: route.pointCount) { kept += chunk }
+                for try await chunk in buckets.read(route) { kept += chunk }
                 accumulator.changeActivity(to: activity, keptPoints: kept)
                 route.accumulator = accumulator
             }
             guard name != nil || activity != nil else { return try await ownerSummary(route) }
             route.version += 1
-            try await routes.replace(route, expectedVersion: base)
+            try await routes.commit(route, over: base)
             return try await ownerSummary(route)
         }
     }
 
-    /// `DELETE /v1/routes/{id}`: the route, then its shares, links, group
-    /// memberships, stored paths and points. Once the route document is gone
-    /// nothing else of it is reachable, so a failure half-way leaves only invisible leftovers.
+    /// `DELETE /v1/routes/{id}`: the route, then its shares, links, group memberships, stored
+    /// paths and points. Once the route document is gone nothing else of it is reachable, so a
+    /// failure half-way leaves only invisible leftovers.
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
         let user = try await auth.user(request)
-        let id = try context.parameters.require("id")
-        _ = try await visibility.owned(id, by: user)
-        try await locks.withLock(id) {
-            try await routes.delete(id: id)
-            try await shares.deleteAll(route: id)
-            try await links.deleteAll(route: id)
-            try await groups.removeEverywhere(route: id)
-            try await paths.deleteAll(route: id)
-            try await buckets.deleteAll(route: id)
+        try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
+            try await routes.delete(id: route.id)
+            try await shares.deleteAll(route: route.id)
+            try await links.deleteAll(route: route.id)
+            try await groups.removeEverywhere(route: route.id)
+            try await paths.deleteAll(route: route.id)
+            try await buckets.deleteAll(route: route.id)
         }
         return NoContent()
     }

@@ -1,31 +1,31 @@
 import Foundation
 import Hummingbird
-import Mongo
 import RouteRankerCore
 
-/// Creating, appending to, finishing, reading, changing and deleting routes.
+/// Creating, appending to, finishing and reading routes (changes and deletion are in
+/// `RoutesController+Changes.swift`).
 struct RoutesController: Sendable {
     let auth: Authenticator
     let visibility: Visibility
     let routes: RouteRepository
     let buckets: PointBuckets
     let idempotency: IdempotencyRepository
-    let database: MongoDatabase
     let locks: RouteLocks
     let shares: ShareRepository
     let links: LinkRepository
     let groups: GroupRepository
     let paths: PathRepository
     let viewer: RouteViewer
+    let clock: WallClock
 
     /// `POST /v1/routes`: `201` with the summary. With an `Idempotency-Key`, a retry by the same
     /// user answers `200` with the route the first request created.
     func create(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<RouteSummary> {
         let user = try await auth.user(request)
         let format = try UploadFormat.of(request, allowed: UploadFormat.allCases)
-        guard let key = try IdempotencyRepository.key(request) else {
-            var hash = BodyHash(request)
-            return .created(try await createRoute(request, format: format, owner: user, hash: &hash))
+        guard let key = try request.idempotencyKey() else {
+            var noHash: BodyHash? = nil
+            return .created(try await createRoute(request, format: format, owner: user, hash: &noHash, context))
         }
         switch try await idempotency.claim(user: user.id, key: key) {
         case .inProgress:
@@ -40,92 +40,84 @@ struct RoutesController: Sendable {
             return JSONResponse(status: .ok, body: try await ownerSummary(route))
         case .claimed(let claim):
             do {
-                var hash = BodyHash(request)
-                let summary = try await createRoute(request, format: format, owner: user, hash: &hash)
-                try await idempotency.complete(claim, route: summary.id, fingerprint: hash.finalize())
+                var hash: BodyHash? = BodyHash(request)
+                let summary = try await createRoute(request, format: format, owner: user, hash: &hash, context)
+                try await idempotency.complete(claim, route: summary.id, fingerprint: hash?.finalize() ?? "")
                 return .created(summary)
             } catch {
-                await idempotency.release(claim)
+                do {
+                    try await idempotency.release(claim)
+                } catch let releaseError {
+                    // The claim expires by itself (`abandonAfter`); the request's own error is the answer.
+                    context.logger.warning("could not release an idempotency claim: \(releaseError)")
+                }
                 throw error
             }
         }
     }
 
     private func createRoute(
-        _ request: Request, format: UploadFormat, owner: UserRecord, hash: inout BodyHash
+        _ request: Request, format: UploadFormat, owner: UserRecord, hash: inout BodyHash?,
+        _ context: AppRequestContext
     ) async throws -> RouteSummary {
         let query = request.uri.queryParameters
         var route = RouteRecord(
-            id: BSONObjectID().hex, owner: owner.id, name: "Untitled", activity: .other, state: .finished,
-            createdAt: Date.now.millisecondPrecision, annotations: [],
+            id: NewID.make(), owner: owner.id, name: "Untitled", activity: .other, state: .finished,
+            createdAt: clock.now, annotations: [],
             accumulator: StatsAccumulator(activity: .other), version: 0)
-        var ingest: RouteIngest
         var recording: Bool?
-        if format.isStream {
-            route.name = try RouteRules.name(query["name"].map(String.init))
-            route.activity = try RouteRules.activity(query["activity"].map(String.init))
-            route.accumulator = StatsAccumulator(activity: route.activity)
-            recording = try RouteRules.recording(query["recording"].map(String.init))
-            ingest = try await RouteIngest.start(into: route, buckets: buckets, database: database)
-            do {
-                try await request.streamPoints(format, bodyHash: &hash) { try await ingest.add($0) }
-            } catch {
-                await discardNewRoute(route.id)
-                throw error
-            }
-        } else {
-            let body = try await request.readRouteDocument(format, bodyHash: &hash)
-            let queryName = format == .gpx ? query["name"].map(String.init) : nil
-            route.name = try RouteRules.name(body.name ?? queryName)
-            route.activity = try RouteRules.activity(body.activity ?? query["activity"].map(String.init))
-            route.accumulator = StatsAccumulator(activity: route.activity)
-            route.annotations = body.annotations
-            recording = body.recording
-            ingest = try await RouteIngest.start(into: route, buckets: buckets, database: database)
-            do {
-                try await ingest.add(body.points)
-            } catch {
-                await discardNewRoute(route.id)
-                throw error
-            }
-        }
+        var ingest: RouteIngest
         do {
+            if let stream = format.streamFormat {
+                route.name = try RouteRules.name(query["name"].map(String.init))
+                route.activity = try RouteRules.activity(query["activity"].map(String.init))
+                route.accumulator = StatsAccumulator(activity: route.activity)
+                recording = try RouteRules.recording(query["recording"].map(String.init))
+                ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
+                try await request.streamPoints(stream, bodyHash: &hash) { try await ingest.add($0) }
+            } else {
+                let body = try await request.readRouteDocument(format, bodyHash: &hash)
+                let queryName = format == .gpx ? query["name"].map(String.init) : nil
+                route.name = try RouteRules.name(body.name ?? queryName)
+                route.activity = try RouteRules.activity(body.activity ?? query["activity"].map(String.init))
+                route.accumulator = StatsAccumulator(activity: route.activity)
+                route.annotations = body.annotations
+                recording = body.recording
+                ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
+                try await ingest.add(body.points)
+            }
             let stored = try await ingest.commit(state: recording == true ? .recording : .finished)
             return RouteSummary(stored, sharedWith: [])
         } catch {
-            await discardNewRoute(route.id)
+            await discardNewRoute(route.id, context)
             throw error
         }
     }
 
-    /// Best effort: buckets of a route that was never committed are invisible anyway.
-    private func discardNewRoute(_ id: String) async {
-        try? await buckets.deleteAll(route: id)
+    /// Buckets of a route that was never committed are invisible anyway; removing them only saves
+    /// space, so a failure here is logged, and the request's own error is the answer.
+    private func discardNewRoute(_ id: String, _ context: AppRequestContext) async {
+        do {
+            try await buckets.deleteAll(route: id)
+        } catch {
+            context.logger.warning("could not remove the buckets of an uncommitted route \(id): \(error)")
+        }
     }
 
     /// `POST /v1/routes/{id}/points`: appends JSON, NDJSON or text points to a recording route.
     func append(_ request: Request, _ context: AppRequestContext) async throws -> AppendResult {
         let user = try await auth.user(request)
-        let id = try context.parameters.require("id")
-        let route = try await visibility.owned(id, by: user)
-        let format = try UploadFormat.of(request, allowed: [.json, .ndjson, .text])
-        guard route.state == .recording else {
-            throw APIError.conflict("the route is finished; it takes no more points")
-        }
-        return try await locks.withLock(id) {
-            // Re-read under the lock: another append may have committed meanwhile.
-            guard let current = try await routes.find(id: id), current.owner == user.id else {
-                throw Visibility.notFound
-            }
-            guard current.state == .recording else {
+        return try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
+            let format = try UploadFormat.of(request, allowed: [.json, .ndjson, .text])
+            guard route.state == .recording else {
                 throw APIError.conflict("the route is finished; it takes no more points")
             }
-            var ingest = try await RouteIngest.start(into: current, buckets: buckets, database: database)
-            var hash = BodyHash(request)
-            if format.isStream {
-                try await request.streamPoints(format, bodyHash: &hash) { try await ingest.add($0) }
+            var ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
+            var noHash: BodyHash? = nil
+            if let stream = format.streamFormat {
+                try await request.streamPoints(stream, bodyHash: &noHash) { try await ingest.add($0) }
             } else {
-                let body = try await request.readRouteDocument(format, bodyHash: &hash)
+                let body = try await request.readRouteDocument(format, bodyHash: &noHash)
                 try await ingest.add(body.points)
                 ingest.annotate(body.annotations)
             }
@@ -138,18 +130,26 @@ struct RoutesController: Sendable {
     /// `POST /v1/routes/{id}/finish`: closes the route (`200` again if it already is).
     func finish(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
         let user = try await auth.user(request)
-        let id = try context.parameters.require("id")
-        _ = try await visibility.owned(id, by: user)
-        return try await locks.withLock(id) {
-            var route = try await visibility.owned(id, by: user)
+        return try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
+            var route = route
             if route.state == .recording {
                 let base = route.version
                 route.state = .finished
                 route.version += 1
-                try await routes.replace(route, expectedVersion: base)
+                try await routes.commit(route, over: base)
             }
             return try await ownerSummary(route)
         }
+    }
+
+    /// Runs `body` on the route `id` if `user` owns it (else `404`, or `403` for someone it is shared
+    /// with), holding the route's lock in this process: the route is read under the lock, so that
+    /// writers in this process queue instead of failing each other's version guard. (Across
+    /// processes the guard still decides; the loser gets `409` and resends, which is harmless.)
+    func withOwnedRoute<T: Sendable>(
+        _ id: String, by user: UserRecord, _ body: @Sendable (RouteRecord) async throws -> T
+    ) async throws -> T {
+        try await locks.withLock(id) { try await body(try await visibility.owned(id, by: user)) }
     }
 
     /// The summary the owner sees, with the recipients of the route's shares.

@@ -33,7 +33,7 @@ struct SharesController: Sendable {
         let page = try PageRequest(request, list: list)
         let all = try await shares.shares(of: route.id)
         let sliced = page.page(
-            of: all, list: list, key: { [Self.sortKey($0.sharedAt), $0.to] }, isAfter: Self.newestFirst)
+            of: all, list: list, key: { [$0.sharedAt.millisecondsKey, $0.to] }, isAfter: NewestFirst.thenByKey)
         return Page(items: sliced.items.map(ShareView.init), next: sliced.next, total: all.count)
     }
 
@@ -79,27 +79,9 @@ struct SharesController: Sendable {
     }
 
     private static func inboxCursor(_ share: ShareRecord) -> String {
-        Cursor(list: "inbox", key: [sortKey(share.sharedAt), ShareRepository.id(route: share.route, to: share.to)])
-            .encoded
-    }
-
-    /// Milliseconds since the epoch, the precision shares are stored with.
-    static func sortKey(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
-
-    /// Keyset order "newest first, ties newest id first" for ObjectId-keyed lists (groups, links),
-    /// whose ids grow with creation: whether `key` comes after `position`.
-    static func newestIDFirst(_ position: [String], _ key: [String]) -> Bool {
-        guard position.count == 2, key.count == 2, let p = Int64(position[0]), let k = Int64(key[0]) else {
-            return false
-        }
-        return k < p || (k == p && CodePoint.precedes(key[1], position[1]))
-    }
-
-    /// Keyset order "newest first, then by the second key": whether `key` comes after `position`.
-    static func newestFirst(_ position: [String], _ key: [String]) -> Bool {
-        guard position.count == 2, key.count == 2, let p = Int64(position[0]), let k = Int64(key[0]) else {
-            return false
-        }
-        return k < p || (k == p && CodePoint.precedes(position[1], key[1]))
+        Cursor(
+            list: "inbox", key: [share.sharedAt.millisecondsKey, ShareRepository.id(route: share.route, to: share.to)]
+        )
+        .encoded
     }
 }

@@ -5,6 +5,7 @@ import Hummingbird
 struct UsersController: Sendable {
     let users: UserRepository
     let auth: Authenticator
+    let clock: WallClock
 
     /// `POST /v1/users`: the token is returned once and only its digest is stored.
     func register(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<RegisteredUser> {
@@ -15,8 +16,8 @@ struct UsersController: Sendable {
         let token = Secret.generate()
         let user = UserRecord(
             id: body.id, name: name, friends: friends, tokenHash: Secret.hash(token),
-            createdAt: .now.millisecondPrecision)
-        try await users.insert(user)
+            createdAt: clock.now)
+        guard try await users.insert(user) else { throw APIError.conflict("the user id '\(user.id)' is taken") }
         return .created(RegisteredUser(id: user.id, name: user.name, token: token))
     }
 
@@ -54,13 +55,5 @@ struct UsersController: Sendable {
         }
         let page = pageRequest.page(of: sorted, list: "friends", key: { [$0.name, $0.id] })
         return Page(items: page.items, next: page.next, total: sorted.count)
-    }
-}
-
-extension Date {
-    /// This date truncated to whole milliseconds, as BSON dates store it, so that what a handler
-    /// returns equals what a later read returns.
-    var millisecondPrecision: Date {
-        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
 }

@@ -72,6 +72,12 @@ public struct APIError: Error, Sendable, Equatable {
         headers: [.retryAfter: String(Limits.retryAfterSeconds)])
 
     static let `internal` = APIError(.internalServerError, "internal", "an unexpected error occurred")
+
+    /// The one `404` of each resource kind whose existence is never revealed: absent and not
+    /// visible give the same bytes.
+    static let routeNotFound = notFound("route not found")
+    static let groupNotFound = notFound("group not found")
+    static let linkNotFound = notFound("link not found")
 }
 
 extension APIError {
@@ -83,6 +89,20 @@ extension APIError {
             self = error
         case let error as FormatError:
             self = .invalid(error.message, field: error.field, index: error.index, key: error.key)
+        case let error as InvalidInput:
+            self = .invalid(error.message, field: error.field, index: error.index, key: error.key)
+        case is RouteNotVisible:
+            self = .routeNotFound
+        case is GroupNotVisible:
+            self = .groupNotFound
+        case is NotRouteOwner:
+            self = .forbidden("only the route's owner may do this")
+        case let error as VersionConflict:
+            self = .conflict(error.description)
+        case is InvalidListPosition:
+            self = .invalid("'cursor' is not a cursor of this list", field: "cursor")
+        case let error as PointLimitExceeded:
+            self = .payloadTooLarge("a route may hold at most \(error.limit) points")
         case MongoError.unavailable:
             self = .unavailable
         case let error as HTTPError where error.status == .contentTooLarge:

@@ -47,13 +47,17 @@ struct AllowedMethods: Sendable {
     private let table: [(segments: [Substring], methods: [HTTPRequest.Method])]
 
     init(_ endpoints: [Endpoint]) {
-        var byPath: [String: [HTTPRequest.Method]] = [:]
-        var order: [String] = []
+        var table: [(segments: [Substring], methods: [HTTPRequest.Method])] = []
+        var index: [String: Int] = [:]
         for endpoint in endpoints {
-            if byPath[endpoint.path] == nil { order.append(endpoint.path) }
-            byPath[endpoint.path, default: []].append(endpoint.method)
+            if let at = index[endpoint.path] {
+                table[at].methods.append(endpoint.method)
+            } else {
+                index[endpoint.path] = table.count
+                table.append((Self.segments(endpoint.path), [endpoint.method]))
+            }
         }
-        table = order.map { (Self.segments($0), byPath[$0]!) }
+        self.table = table
     }
 
     /// The methods allowed on `path`, or `nil` if no route has that shape.

@@ -1,4 +1,5 @@
 import Foundation
+import RouteRankerCore
 
 extension JSONEncoder {
     /// The encoder for every API response: `snake_case` keys and RFC 3339 UTC timestamps with
@@ -22,8 +23,7 @@ extension JSONDecoder {
 
 /// RFC 3339 timestamps as the contract writes them.
 enum Timestamp {
-    private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
-
-    /// `2026-11-21T23:31:59.123Z`: UTC, always with milliseconds.
-    static func string(_ date: Date) -> String { date.formatted(style) }
+    /// `2026-11-21T23:31:59.123Z`: UTC, always with milliseconds (Core's formatter, which the
+    /// downloads use too).
+    static func string(_ date: Date) -> String { RFC3339.formatMilliseconds(date.timeIntervalSince1970) }
 }

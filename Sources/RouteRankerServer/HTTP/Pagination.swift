@@ -56,18 +56,16 @@ struct Cursor: Codable, Equatable {
     }
 
     init?(encoded: String) {
-        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard encoded.utf8.count <= 2048, let data = Data(base64Encoded: base64),
+        guard encoded.utf8.count <= 2048, let data = Base64URL.decode(encoded),
             let cursor = try? JSONDecoder().decode(Cursor.self, from: data)
         else { return nil }
         self = cursor
     }
 
     var encoded: String {
+        // Two strings and an array of strings always encode.
         let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(data)
     }
 }
 
@@ -79,5 +77,25 @@ enum CodePoint {
     static func precedes(_ a: [String], _ b: [String]) -> Bool {
         for (x, y) in zip(a, b) where x != y { return precedes(x, y) }
         return a.count < b.count
+    }
+}
+
+/// Keyset orders of the newest-first lists, whose cursor keys are `[milliseconds, id]`.
+enum NewestFirst {
+    /// "Newest first, ties by the second key ascending": whether `key` comes after `position`.
+    static func thenByKey(_ position: [String], _ key: [String]) -> Bool {
+        guard position.count == 2, key.count == 2, let p = Int64(position[0]), let k = Int64(key[0]) else {
+            return false
+        }
+        return k < p || (k == p && CodePoint.precedes(position[1], key[1]))
+    }
+
+    /// "Newest first, ties newest id first", for ObjectId-keyed lists (groups, links), whose ids
+    /// grow with creation: whether `key` comes after `position`.
+    static func thenByNewestID(_ position: [String], _ key: [String]) -> Bool {
+        guard position.count == 2, key.count == 2, let p = Int64(position[0]), let k = Int64(key[0]) else {
+            return false
+        }
+        return k < p || (k == p && CodePoint.precedes(key[1], position[1]))
     }
 }

@@ -9,24 +9,24 @@ enum UploadFormat: String, CaseIterable {
     case text = "text/plain"
     case gpx = "application/gpx+xml"
 
-    /// JSON and GPX are whole documents (at most 16 MiB, sorted by `t`); NDJSON and text are
-    /// streams, consumed as they arrive, in arrival order.
-    var isStream: Bool { self == .ndjson || self == .text }
+    /// The stream format of NDJSON and text bodies, which are consumed as they arrive, in arrival
+    /// order; JSON and GPX are whole documents (at most 16 MiB, sorted by `t`).
+    var streamFormat: PointStreamReader.Format? {
+        switch self {
+        case .ndjson: .ndjson
+        case .text: .text
+        case .json, .gpx: nil
+        }
+    }
 
+    /// The request's format if it is one of `allowed`, else `415`.
     static func of(_ request: Request, allowed: [UploadFormat]) throws -> UploadFormat {
         let type = try request.requireMediaType(Set(allowed.map(\.rawValue)))
-        return UploadFormat(rawValue: type)!
+        guard let format = UploadFormat(rawValue: type) else {
+            throw APIError.unsupportedMediaType("this endpoint does not take '\(type)'")
+        }
+        return format
     }
-}
-
-/// A route-creating or appending JSON body: `{"name"?, "activity"?, "points"?, "annotations"?,
-/// "recording"?}` (appends use `points` and `annotations` only).
-struct RouteJSONBody: Decodable {
-    var name: String?
-    var activity: String?
-    var points: ValidatedPoints?
-    var annotations: ValidatedAnnotations?
-    var recording: Bool?
 }
 
 /// What a whole-document body holds.
@@ -40,9 +40,10 @@ struct RouteDocumentBody {
 
 extension Request {
     /// Reads a JSON or GPX body whole (at most 16 MiB); its points come back sorted by `t`, stably.
-    func readRouteDocument(_ format: UploadFormat, bodyHash: inout BodyHash) async throws -> RouteDocumentBody {
+    /// `bodyHash`, when given, takes in the body (for `Idempotency-Key`).
+    func readRouteDocument(_ format: UploadFormat, bodyHash: inout BodyHash?) async throws -> RouteDocumentBody {
         let buffer = try await collectBody()
-        bodyHash.update(buffer)
+        bodyHash?.update(buffer)
         guard buffer.readableBytes > 0 else { throw APIError.invalid("the body is empty") }
         let data = Data(buffer.readableBytesView)
         switch format {
@@ -59,8 +60,7 @@ extension Request {
                 throw APIError(decoding: error)
             }
             return RouteDocumentBody(
-                name: body.name, activity: body.activity, recording: body.recording,
-                points: TrackPoint.sortedByTime(body.points?.points ?? []),
+                name: body.name, activity: body.activity, recording: body.recording, points: body.sortedPoints,
                 annotations: body.annotations?.annotations ?? [])
         }
     }
@@ -68,45 +68,13 @@ extension Request {
     /// Reads an NDJSON or text body chunk by chunk, handing each chunk's points to `sink` as soon as
     /// they are parsed: memory holds one chunk, however long the stream.
     func streamPoints(
-        _ format: UploadFormat, bodyHash: inout BodyHash, _ sink: ([TrackPoint]) async throws -> Void
+        _ format: PointStreamReader.Format, bodyHash: inout BodyHash?, _ sink: ([TrackPoint]) async throws -> Void
     ) async throws {
-        var reader = StreamReader(format)
+        var reader = PointStreamReader(format)
         for try await chunk in body {
-            bodyHash.update(chunk)
+            bodyHash?.update(chunk)
             try await sink(try reader.feed(chunk.readableBytesView))
         }
         try await sink(try reader.finish())
-    }
-}
-
-/// The streaming readers behind one interface.
-private enum StreamReader {
-    case ndjson(NDJSONPointReader)
-    case text(PhoneTextReader)
-
-    init(_ format: UploadFormat) {
-        self = format == .ndjson ? .ndjson(NDJSONPointReader()) : .text(PhoneTextReader())
-    }
-
-    mutating func feed(_ bytes: some Sequence<UInt8>) throws -> [TrackPoint] {
-        switch self {
-        case .ndjson(var reader):
-            defer { self = .ndjson(reader) }
-            return try reader.feed(bytes)
-        case .text(var reader):
-            defer { self = .text(reader) }
-            return try reader.feed(bytes)
-        }
-    }
-
-    mutating func finish() throws -> [TrackPoint] {
-        switch self {
-        case .ndjson(var reader):
-            defer { self = .ndjson(reader) }
-            return try reader.finish()
-        case .text(var reader):
-            defer { self = .text(reader) }
-            return try reader.finish()
-        }
     }
 }

@@ -1,20 +1,22 @@
 import Foundation
-import Mongo
 import RouteRankerCore
 
 /// One request's worth of points going into one route: filtered by the route's accumulator,
-/// packed into buckets as they come (full buckets are written at once, so memory stays bounded
-/// for a stream of any length), and made visible all together by `commit`.
+/// packed into buckets as they come (each full bucket is stored at once, under this request's own
+/// writer id, so memory stays bounded for a stream of any length), and made visible all together
+/// by `commit`.
 ///
-/// Nothing it writes before `commit` is visible (see `PointBuckets`); the commit writes the last,
-/// partial bucket and the route document in one transaction, guarded by the route's version.
+/// Nothing it stores before `commit` is visible: the commit is one version-guarded, journaled
+/// update of the route document, which names the new full buckets and holds the open tail (see
+/// `PointLayout`). A request that fails or is cut off before it leaves only buckets that no route
+/// document names, and no lock.
 struct RouteIngest {
     static let maxPoints = 1_000_000
 
     let buckets: PointBuckets
-    let database: MongoDatabase
-    /// The route as it was when this request started (for a create, not yet stored).
-    let base: RouteRecord
+    let routes: RouteRepository
+    /// The stored version this ingest builds on; 0 for a route not stored yet.
+    let baseVersion: Int
     private(set) var route: RouteRecord
     private(set) var duplicates = 0
     private(set) var dropped = 0
@@ -23,31 +25,21 @@ struct RouteIngest {
     /// a bad point anywhere is a `400`, but nothing more is written.
     private(set) var overLimit = false
 
-    /// The points of the bucket being filled, starting with its committed prefix.
+    /// The points of the bucket being filled, starting with the route's committed tail.
     private var open: [TrackPoint]
-    private var seq: Int
+    private let writer = PointBuckets.newWriter()
 
-    /// Starts an ingest into `route` (`isNew` for a route not stored yet).
-    static func start(into route: RouteRecord, buckets: PointBuckets, database: MongoDatabase) async throws
-        -> RouteIngest
-    {
-        let open = try await buckets.openBucket(route: route.id, committed: route.pointCount)
-        return RouteIngest(buckets: buckets, database: database, base: route, route: route, open: open)
-    }
-
-    private init(
-        buckets: PointBuckets, database: MongoDatabase, base: RouteRecord, route: RouteRecord, open: [TrackPoint]
-    ) {
+    /// Starts an ingest into `route`, as stored at `route.version` (0: a new route, not stored yet).
+    init(into route: RouteRecord, buckets: PointBuckets, routes: RouteRepository) {
         self.buckets = buckets
-        self.database = database
-        self.base = base
+        self.routes = routes
+        self.baseVersion = route.version
         self.route = route
-        self.open = open
-        self.seq = route.pointCount / PointBuckets.capacity
+        self.open = route.layout.tail
         self.open.reserveCapacity(PointBuckets.capacity)
     }
 
-    /// Filters `points` (in the order the filter must see them) and writes every bucket they fill.
+    /// Filters `points` (in the order the filter must see them) and stores every bucket they fill.
     mutating func add(_ points: [TrackPoint]) async throws {
         guard !points.isEmpty else { return }
         let batch = route.accumulator.ingest(points)
@@ -59,9 +51,10 @@ struct RouteIngest {
         for point in batch.kept {
             open.append(point)
             if open.count == PointBuckets.capacity {
-                try await buckets.write(route: route.id, seq: seq, points: open)
+                let seq = route.layout.buckets.count
+                try await buckets.write(route: route.id, seq: seq, writer: writer, points: open)
+                route.layout.buckets.append(writer)
                 open.removeAll(keepingCapacity: true)
-                seq += 1
             }
         }
     }
@@ -71,45 +64,15 @@ struct RouteIngest {
         route.annotations += annotations
     }
 
-    /// Makes everything visible at once: the open bucket and the route document in one
-    /// transaction. For a new route the document is inserted; otherwise it is replaced only if its
-    /// version is still the one this ingest started from (else `409`: another writer got there first).
+    /// Makes everything visible at once (`state`, if given, too): a new route is inserted; an
+    /// existing one is replaced only if it is still at the version this ingest started from
+    /// (else `VersionConflict`: another writer got there first).
     mutating func commit(state: RouteState? = nil) async throws -> RouteRecord {
-        guard !overLimit else {
-            throw APIError.payloadTooLarge("a route may hold at most \(Self.maxPoints) points")
-        }
+        guard !overLimit else { throw PointLimitExceeded(limit: Self.maxPoints) }
         if let state { route.state = state }
-        route.version = base.version + 1
-        let isNew = base.version == 0
-        let document = try route.document
-        let (bucketFilter, bucketUpdate) = PointBuckets.write(route: route.id, seq: seq, points: open)
-        let writeBucket = !open.isEmpty
-        let routeID = route.id
-        let baseVersion = base.version
-        try await database.transaction { transaction in
-            if writeBucket {
-                try transaction.collection("points").updateOne(
-                    filter: bucketFilter, update: bucketUpdate, upsert: true)
-            }
-            let routes = transaction.collection("routes")
-            if isNew {
-                try routes.insertOne(document)
-            } else {
-                let result = try routes.updateOne(
-                    filter: ["_id": .string(routeID), "version": .int(baseVersion)],
-                    update: ["$set": .document(document.removing("_id"))])
-                guard result.matchedCount == 1 else { throw APIError.conflict(RouteIngest.concurrentMessage) }
-            }
-        }
+        route.layout.tail = open
+        route.version = baseVersion + 1
+        try await routes.commit(route, over: baseVersion)
         return route
-    }
-
-    static let concurrentMessage = "the route changed while this request was written; send it again"
-}
-
-extension BSONDocument {
-    /// This document without `key`.
-    func removing(_ key: String) -> BSONDocument {
-        BSONDocument(self.filter { $0.key != key }.map { ($0.key, $0.value) })
     }
 }

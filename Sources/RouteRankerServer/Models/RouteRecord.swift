@@ -21,6 +21,8 @@ struct RouteRecord: Sendable, Equatable {
     /// Bumped by every change of the route (append, finish, rename, activity): the ETag's source,
     /// and the guard that keeps two writers from both committing on the same base.
     var version: Int
+    /// Where the committed points are stored.
+    var layout = PointLayout()
 
     /// Committed (visible) points: readers never look past this many.
     var pointCount: Int { accumulator.count }

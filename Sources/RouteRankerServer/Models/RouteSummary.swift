@@ -69,7 +69,7 @@ enum RouteRules {
     static func name(_ name: String?) throws -> String {
         guard let name else { return "Untitled" }
         guard (1...200).contains(name.count), !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw APIError.invalid("'name' must be 1–200 characters and not blank", field: "name")
+            throw InvalidInput("'name' must be 1–200 characters and not blank", field: "name")
         }
         return name
     }
@@ -77,7 +77,7 @@ enum RouteRules {
     static func activity(_ raw: String?) throws -> Activity {
         guard let raw else { return .other }
         guard let activity = Activity(rawValue: raw) else {
-            throw APIError.invalid(
+            throw InvalidInput(
                 "'activity' must be one of walk, run, ride, drive, other (lower case)", field: "activity")
         }
         return activity
@@ -88,7 +88,7 @@ enum RouteRules {
         case nil: nil
         case "true", "1": true
         case "false", "0": false
-        default: throw APIError.invalid("'recording' must be true or false", field: "recording")
+        default: throw InvalidInput("'recording' must be true or false", field: "recording")
         }
     }
 }

@@ -67,7 +67,7 @@ struct PrivacyZoneList: APIResponse, Decodable {
 
     init(from decoder: any Decoder) throws {
         guard var container = try? decoder.unkeyedContainer() else {
-            throw APIError.invalid("the body must be an array of zones", field: "zones")
+            throw InvalidInput("the body must be an array of zones", field: "zones")
         }
         var zones: [PrivacyZone] = []
         while !container.isAtEnd {
@@ -75,21 +75,21 @@ struct PrivacyZoneList: APIResponse, Decodable {
             guard let zone = try? container.decode(RawZone.self), let lat = zone.lat, let lon = zone.lon,
                 let radius = zone.radius_m
             else {
-                throw APIError.invalid(
+                throw InvalidInput(
                     "zone \(index) must be an object with numbers lat, lon and radius_m", field: "zones", index: index)
             }
             guard lat.isFinite, lon.isFinite, (-90...90).contains(lat), (-180...180).contains(lon) else {
-                throw APIError.invalid(
+                throw InvalidInput(
                     "zone \(index): lat must be in [-90, 90] and lon in [-180, 180]", field: "zones", index: index)
             }
             guard radius.isFinite, (100...2000).contains(radius) else {
-                throw APIError.invalid(
+                throw InvalidInput(
                     "zone \(index): radius_m must be between 100 and 2000", field: "zones", index: index,
                     key: "radius_m")
             }
             zones.append(PrivacyZone(lat: lat, lon: lon, radiusM: radius))
         }
-        guard zones.count <= 10 else { throw APIError.invalid("at most 10 privacy zones", field: "zones") }
+        guard zones.count <= 10 else { throw InvalidInput("at most 10 privacy zones", field: "zones") }
         self.zones = zones
     }
 

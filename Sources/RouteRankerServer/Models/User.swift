@@ -35,7 +35,7 @@ enum UserRules {
 
     static func validateID(_ id: String, field: String = "id") throws {
         guard isValidID(id) else {
-            throw APIError.invalid(
+            throw InvalidInput(
                 "'\(field)' must be 1–64 characters of letters, digits, '_', '.' or '-'", field: field)
         }
     }
@@ -44,10 +44,10 @@ enum UserRules {
     static func validateName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, name.count <= maxNameLength else {
-            throw APIError.invalid("'name' must be 1–\(maxNameLength) characters and not blank", field: "name")
+            throw InvalidInput("'name' must be 1–\(maxNameLength) characters and not blank", field: "name")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw APIError.invalid("'name' must not contain control characters", field: "name")
+            throw InvalidInput("'name' must not contain control characters", field: "name")
         }
         return name
     }
@@ -55,12 +55,12 @@ enum UserRules {
     /// Friend ids: each valid, at most 1000, duplicates and the user's own id removed (order kept).
     static func validateFriends(_ friends: [String], of owner: String) throws -> [String] {
         guard friends.count <= maxFriends else {
-            throw APIError.invalid("'friends' may list at most \(maxFriends) users", field: "friends")
+            throw InvalidInput("'friends' may list at most \(maxFriends) users", field: "friends")
         }
         var seen = Set<String>()
         return try friends.enumerated().compactMap { index, id in
             guard isValidID(id) else {
-                throw APIError.invalid(
+                throw InvalidInput(
                     "'friends[\(index)]' is not a valid user id", field: "friends", index: index)
             }
             guard id != owner, seen.insert(id).inserted else { return nil }

@@ -58,7 +58,7 @@ struct RouteViewer: Sendable {
         let key = "v\(route.version).\(lens.tag)"
         if let cached = try await routes.cachedExtent(route: route.id, key: key) { return cached }
         var extent = VisibleExtent()
-        for try await chunk in buckets.read(route: route.id, count: route.pointCount) {
+        for try await chunk in buckets.read(route) {
             for point in chunk { extent.add(point, hiddenBy: lens.zones) }
         }
         let computed = StoredExtent(start: extent.start, end: extent.end, bbox: extent.bbox)

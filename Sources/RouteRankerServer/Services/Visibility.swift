@@ -9,13 +9,11 @@ struct Visibility: Sendable {
     let routes: RouteRepository
     let shares: ShareRepository
 
-    static let notFound = APIError.notFound("route not found")
-
-    /// The route if `user` may read it, else `404`.
+    /// The route if `user` may read it, else `RouteNotVisible` (`404`).
     func readable(_ id: String, by user: UserRecord) async throws -> RouteRecord {
-        guard let route = try await routes.find(id: id) else { throw Self.notFound }
+        guard let route = try await routes.find(id: id) else { throw RouteNotVisible() }
         if route.owner == user.id { return route }
-        guard try await shares.find(route: id, to: user.id) != nil else { throw Self.notFound }
+        guard try await shares.find(route: id, to: user.id) != nil else { throw RouteNotVisible() }
         return route
     }
 
@@ -28,17 +26,17 @@ struct Visibility: Sendable {
     }
 
     /// Of `ids`, the figures of the routes `user` may read (for group statistics).
-    func readableFigures(_ ids: [String], by user: UserRecord) async throws -> [String: RouteRepository.Figures] {
+    func readableFigures(_ ids: [String], by user: UserRecord) async throws -> [String: RouteFigures] {
         let found = try await routes.figures(ids: ids)
         let foreign = found.values.filter { $0.owner != user.id }.map(\.id)
         let shared = try await shares.sharedWith(user.id, among: foreign)
         return found.filter { $0.value.owner == user.id || shared.contains($0.key) }
     }
 
-    /// The route if `user` owns it. Someone it is shared with gets `403`; anyone else `404`.
+    /// The route if `user` owns it. Someone it is shared with gets `403`; anyone else `RouteNotVisible` (`404`).
     func owned(_ id: String, by user: UserRecord) async throws -> RouteRecord {
         let route = try await readable(id, by: user)
-        guard route.owner == user.id else { throw APIError.forbidden("only the route's owner may do this") }
+        guard route.owner == user.id else { throw NotRouteOwner() }
         return route
     }
 }

@@ -37,6 +37,12 @@ struct GroupRepository: Sendable {
         return try await collection.findOne(["_id": .string(id), "owner": .string(owner)]).flatMap(Self.record)
     }
 
+    /// The group `id` if `user` owns it, else the one `404` of groups (someone else's included).
+    func owned(_ id: String, by user: UserRecord) async throws -> GroupRecord {
+        guard let group = try await find(id: id, owner: user.id) else { throw GroupNotVisible() }
+        return group
+    }
+
     /// My groups, newest first.
     func groups(of owner: String) async throws -> [GroupRecord] {
         try await collection.find(["owner": .string(owner)], sort: ["created_at": -1, "_id": -1])

@@ -34,8 +34,8 @@ struct PathRepository: Sendable {
         var result: [String: ResampledPath] = [:]
         for (route, lens) in routes {
             if let document = byID[Self.id(route, lens)], document.string("key") == Self.key(route),
-                let lat = document.binary("lat").flatMap(Self.doubles),
-                let lon = document.binary("lon").flatMap(Self.doubles),
+                let lat = document.binary("lat").flatMap(PackedDoubles.doubles),
+                let lon = document.binary("lon").flatMap(PackedDoubles.doubles),
                 let path = ResampledPath(lat: lat, lon: lon)
             {
                 result[route.id] = path
@@ -48,7 +48,7 @@ struct PathRepository: Sendable {
 
     private func compute(_ route: RouteRecord, lens: RouteViewer.Lens) async throws -> ResampledPath {
         var resampler = PathResampler()
-        for try await chunk in buckets.read(route: route.id, count: route.pointCount) {
+        for try await chunk in buckets.read(route) {
             resampler.add(contentsOf: lens.zones.isEmpty ? chunk : chunk.filter { !lens.hides($0) })
         }
         let path = resampler.path
@@ -58,32 +58,15 @@ struct PathRepository: Sendable {
                 update: [
                     "$set": [
                         "route": .string(route.id), "key": .string(Self.key(route)),
-                        "lat": .binary(subtype: 0, Self.bytes(path.lat)),
-                        "lon": .binary(subtype: 0, Self.bytes(path.lon)),
+                        "lat": .binary(subtype: 0, PackedDoubles.bytes(path.lat)),
+                        "lon": .binary(subtype: 0, PackedDoubles.bytes(path.lon)),
                     ]
                 ], upsert: true)
         }
         return path
     }
 
-    /// Coordinates are stored packed, 8 bytes each (IEEE 754, little-endian): a path is read whole
-    /// and never queried inside, and one binary field costs the database far less to encode than
-    /// thousands of array elements (measured: SecantusDB spent most of a `similar` query on them).
-    private static func bytes(_ values: [Double]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(values.count * 8)
-        for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
-        return out
-    }
-
-    private static func doubles(_ bytes: [UInt8]) -> [Double]? {
-        guard bytes.count % 8 == 0 else { return nil }
-        return stride(from: 0, to: bytes.count, by: 8).map { offset in
-            var bits: UInt64 = 0
-            for k in 0..<8 { bits |= UInt64(bytes[offset + k]) << (8 * k) }
-            return Double(bitPattern: bits)
-        }
-    }
+    // Coordinates are stored packed (`PackedDoubles`): a path is read whole and never queried inside.
 
     private static func id(_ route: RouteRecord, _ lens: RouteViewer.Lens) -> String { "\(route.id):\(lens.tag)" }
 

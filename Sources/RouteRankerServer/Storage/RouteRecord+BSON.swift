@@ -4,11 +4,13 @@ import RouteRankerCore
 
 /// How a route is laid out in `routes`.
 ///
-/// The accumulator's state is kept as its JSON (`acc`): `JSONEncoder` writes the shortest
-/// representation that reads back to the same `Double`, so the state survives storage to the last
-/// bit, which the "any split into batches gives the same stats" invariant needs. The figures that
-/// lists sort and groups aggregate on are copied into `metrics`, and the visible start into `start`
-/// (GeoJSON, for the `2dsphere` index), so that queries never decode the state.
+/// The statistics' running state is kept as its JSON (`stats_state`): `JSONEncoder` writes the
+/// shortest representation that reads back to the same `Double`, so the state survives storage to
+/// the last bit, which the "any split into batches gives the same stats" invariant needs. The
+/// figures that lists sort and groups aggregate on are copied into `metrics`, the visible start
+/// into `start` (GeoJSON, for the `2dsphere` index), and the committed point count into
+/// `point_count`, so that queries never decode the state. `buckets` and `tail` are the
+/// `PointLayout`: which full buckets are committed, and the points after them.
 extension RouteRecord {
     var document: BSONDocument {
         get throws {
@@ -22,9 +24,9 @@ extension RouteRecord {
                 "created_at": .date(createdAt),
                 "started_at": startedAt.map(BSONValue.date) ?? .null,
                 "version": .int(version),
-                "points": .int(pointCount),
+                "point_count": .int(pointCount),
                 "annotations": .array(annotations.map(Self.annotationValue)),
-                "acc": .string(String(decoding: try JSONEncoder().encode(accumulator), as: UTF8.self)),
+                "stats_state": .string(String(decoding: try JSONEncoder().encode(accumulator), as: UTF8.self)),
                 "metrics": [
                     "distance_m": .double(stats.distanceM),
                     "duration_s": .double(stats.durationS),
@@ -32,6 +34,8 @@ extension RouteRecord {
                     "avg_speed_mps": .double(stats.avgSpeedMps),
                     "avg_pace_s_per_km": stats.avgPaceSPerKm.map(BSONValue.double) ?? .null,
                 ],
+                "buckets": .array(layout.buckets.map { .string($0) }),
+                "tail": layout.tailValue,
             ]
             if let start = stats.start {
                 document["start"] = ["type": "Point", "coordinates": [.double(start.lon), .double(start.lat)]]
@@ -46,13 +50,15 @@ extension RouteRecord {
             let activity = document.string("activity").flatMap(Activity.init(rawValue:)),
             let state = document.string("state").flatMap(RouteState.init(rawValue:)),
             let createdAt = document.date("created_at"), let version = document.int("version"),
-            let acc = document.string("acc")
+            let statsState = document.string("stats_state"),
+            let layout = PointLayout(buckets: document.array("buckets") ?? [], tail: document.document("tail") ?? [:])
         else { throw StorageError.malformed("route", document.string("_id")) }
         self.init(
             id: id, owner: owner, name: name, activity: activity, state: state, createdAt: createdAt,
             annotations: (document.array("annotations") ?? []).compactMap(Self.annotation),
-            accumulator: try JSONDecoder().decode(StatsAccumulator.self, from: Data(acc.utf8)),
-            version: version)
+            accumulator: try JSONDecoder().decode(StatsAccumulator.self, from: Data(statsState.utf8)),
+            version: version, layout: layout)
+        guard self.layout.count == pointCount else { throw StorageError.malformed("route", id) }
     }
 
     static func annotationValue(_ annotation: Annotation) -> BSONValue {
@@ -70,14 +76,9 @@ extension RouteRecord {
     }
 }
 
-/// A stored document that does not have the shape this version writes: a bug or a foreign writer,
-/// never the client's fault (`500`).
-enum StorageError: Error, CustomStringConvertible {
-    case malformed(String, String?)
-
-    var description: String {
-        switch self {
-        case .malformed(let kind, let id): "stored \(kind) \(id ?? "?") is malformed"
-        }
+extension BSONDocument {
+    /// This document without `key`.
+    func removing(_ key: String) -> BSONDocument {
+        BSONDocument(self.filter { $0.key != key }.map { ($0.key, $0.value) })
     }
 }

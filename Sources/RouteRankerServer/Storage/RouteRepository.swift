@@ -2,8 +2,8 @@ import Foundation
 import Mongo
 import RouteRankerCore
 
-/// Routes in `routes` (one document each: summary and stats state); their points are in
-/// `PointBuckets`.
+/// Routes in `routes` (one document each: summary, stats state and point layout); their full
+/// buckets are in `PointBuckets`.
 struct RouteRepository: Sendable {
     let collection: MongoCollection
 
@@ -31,41 +31,39 @@ struct RouteRepository: Sendable {
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// What group statistics need of a route: its name, owner and the figures stored in `metrics`,
-    /// read without decoding any stats state.
-    struct Figures: Sendable {
-        var id: String
-        var owner: String
-        var name: String
-        /// `metrics` as stored: `distance_m`, `duration_s`, `moving_time_s`, `avg_speed_mps`,
-        /// `avg_pace_s_per_km` (absent or null when undefined).
-        var metrics: BSONDocument
-
-        func value(_ field: String) -> Double? { metrics.double(field) }
-    }
-
-    /// The figures of the routes among `ids` that exist, by id (one query, projected).
-    func figures(ids: [String]) async throws -> [String: Figures] {
+    /// The figures of the routes among `ids` that exist, by id (one query, projected: no stats
+    /// state is decoded).
+    func figures(ids: [String]) async throws -> [String: RouteFigures] {
         let plausible = Set(ids.filter(RouteID.isPlausible))
         guard !plausible.isEmpty else { return [:] }
         let found = try await collection.find(
             ["_id": ["$in": .array(plausible.map { .string($0) })]],
             projection: ["owner": 1, "name": 1, "metrics": 1])
         return Dictionary(
-            found.compactMap { document -> (String, Figures)? in
+            found.compactMap { document -> (String, RouteFigures)? in
                 guard let id = document.string("_id"), let owner = document.string("owner"),
                     let name = document.string("name")
                 else { return nil }
-                return (id, Figures(id: id, owner: owner, name: name, metrics: document.document("metrics") ?? [:]))
+                let metrics = document.document("metrics") ?? [:]
+                var values: [GroupMetric: Double] = [:]
+                for metric in GroupMetric.allCases { values[metric] = metrics.double(metric.rawValue) }
+                return (id, RouteFigures(id: id, owner: owner, name: name, values: values))
             }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Replaces the stored route if it still has `expectedVersion`; `409` otherwise.
-    func replace(_ route: RouteRecord, expectedVersion: Int) async throws {
+    /// Stores `route` as the version after `base`, in one single-document journaled write: the
+    /// commit point of every change of a route. A new route (`base` 0) is inserted; an existing
+    /// one is replaced only while its stored version is still `base`, else `VersionConflict`.
+    func commit(_ route: RouteRecord, over base: Int) async throws {
+        let document = try route.document
+        if base == 0 {
+            try await collection.insertOne(document)
+            return
+        }
         let result = try await collection.updateOne(
-            filter: ["_id": .string(route.id), "version": .int(expectedVersion)],
-            update: ["$set": .document(try route.document.removing("_id"))])
-        guard result.matchedCount == 1 else { throw APIError.conflict(RouteIngest.concurrentMessage) }
+            filter: ["_id": .string(route.id), "version": .int(base)],
+            update: ["$set": .document(document.removing("_id"))])
+        guard result.matchedCount == 1 else { throw VersionConflict() }
     }
 
     /// Removes the route document; its points, shares and memberships are removed by the caller.
@@ -73,9 +71,38 @@ struct RouteRepository: Sendable {
         _ = try await collection.deleteOne(["_id": .string(id)])
     }
 
-    /// Routes matching `filter`, in `sort` order, at most `limit`.
-    func find(_ filter: BSONDocument, sort: BSONDocument, limit: Int) async throws -> [RouteRecord] {
-        try await collection.find(filter, sort: sort, limit: limit).map(RouteRecord.init(document:))
+    /// How many routes `owner` has.
+    func count(owner: String) async throws -> Int {
+        try await collection.count(["owner": .string(owner)])
+    }
+
+    /// One page of `owner`'s routes in `order` after `after`: those with a value for the sort key
+    /// first, then those without (see `SortKeyset`); at most `limit`.
+    func page(owner: String, order: RouteOrder, after: [String]?, limit: Int) async throws -> [RouteRecord] {
+        let keyset = try SortKeyset(field: order.field, descending: order.descending, after: after)
+        let mine: BSONDocument = ["owner": .string(owner)]
+        var found = try await collection.find(
+            keyset.valuedFilter(mine), sort: [order.field: order.descending ? -1 : 1, "_id": 1], limit: limit
+        )
+        .map(RouteRecord.init(document:))
+        if found.count < limit {
+            found += try await collection.find(keyset.nullFilter(mine), sort: ["_id": 1], limit: limit - found.count)
+                .map(RouteRecord.init(document:))
+        }
+        return found
+    }
+
+    /// `owner`'s routes whose stored start may lie within `radiusM` of `centre`: candidates from
+    /// the `2dsphere` index, which measures on a sphere, so the radius is padded (1 % and 10 m);
+    /// callers decide with exact WGS84 geodesic distances.
+    func startingNear(_ centre: Coordinate, radiusM: Double, owner: String) async throws -> [RouteRecord] {
+        let meanEarthRadiusM = 6_371_008.8
+        let padded = min((radiusM * 1.01 + 10) / meanEarthRadiusM, Double.pi)
+        let filter: BSONDocument = [
+            "owner": .string(owner),
+            "start": ["$geoWithin": ["$centerSphere": [[.double(centre.lon), .double(centre.lat)], .double(padded)]]],
+        ]
+        return try await collection.find(filter, sort: ["_id": 1], limit: 0).map(RouteRecord.init(document:))
     }
 
     /// The cached visible extent stored under `key`, if it is current.
@@ -94,8 +121,38 @@ struct RouteRepository: Sendable {
             filter: ["_id": .string(route), "version": .int(version)],
             update: ["$set": ["visible": ["key": .string(key), "extent": .string(json)]]])
     }
+}
 
-    func count(_ filter: BSONDocument) async throws -> Int {
-        try await collection.count(filter)
+/// What group statistics need of a route: its name, owner and stored figures.
+struct RouteFigures: Sendable {
+    var id: String
+    var owner: String
+    var name: String
+    /// The figures by metric; absent when undefined (e.g. the pace of a route without distance).
+    var values: [GroupMetric: Double]
+
+    func value(_ metric: GroupMetric) -> Double? { values[metric] }
+}
+
+/// A sort order of "my routes": the sort key as the API names it, the stored field it reads, and
+/// the direction.
+struct RouteOrder: Sendable {
+    /// The API's sort keys and the stored field each one reads.
+    private static let fields: [String: String] = [
+        "started_at": "started_at", "name": "name", "distance_m": "metrics.distance_m",
+        "duration_s": "metrics.duration_s", "avg_pace_s_per_km": "metrics.avg_pace_s_per_km",
+    ]
+    static let keys = ["started_at", "name", "distance_m", "duration_s", "avg_pace_s_per_km"]
+
+    var key: String
+    var field: String
+    var descending: Bool
+
+    /// The order for an API sort key, or `nil` if there is no such key.
+    init?(key: String, descending: Bool) {
+        guard let field = Self.fields[key] else { return nil }
+        self.key = key
+        self.field = field
+        self.descending = descending
     }
 }

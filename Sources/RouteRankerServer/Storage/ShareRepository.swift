@@ -13,9 +13,11 @@ struct ShareRecord: Sendable, Equatable {
 /// this user" is one `_id` lookup, and sharing twice cannot create two shares.
 struct ShareRepository: Sendable {
     let collection: MongoCollection
+    let clock: WallClock
 
-    init(database: MongoDatabase) {
+    init(database: MongoDatabase, clock: WallClock) {
         collection = database.collection("shares")
+        self.clock = clock
     }
 
     static let indexes = [
@@ -31,7 +33,7 @@ struct ShareRepository: Sendable {
 
     /// Shares `route` with `to`; if it already is, returns the existing share (first `shared_at`).
     func share(route: String, owner: String, to: String) async throws -> (share: ShareRecord, created: Bool) {
-        let share = ShareRecord(route: route, owner: owner, to: to, sharedAt: Date.now.millisecondPrecision)
+        let share = ShareRecord(route: route, owner: owner, to: to, sharedAt: clock.now)
         do {
             try await collection.insertOne([
                 "_id": .string(Self.id(route: route, to: to)), "route": .string(route), "owner": .string(owner),

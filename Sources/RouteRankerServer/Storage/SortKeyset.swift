@@ -15,7 +15,7 @@ struct SortKeyset {
         self.descending = descending
         self.after = after
         if let after, !(after.count == 3 && after[0] == "v") && !(after.count == 2 && after[0] == "n") {
-            throw APIError.invalid("'cursor' is not a cursor of this list", field: "cursor")
+            throw InvalidListPosition()
         }
     }
 
@@ -69,6 +69,6 @@ struct SortKeyset {
             guard let number = Double(raw) else { break }
             return .double(number)
         }
-        throw APIError.invalid("'cursor' is not a cursor of this list", field: "cursor")
+        throw InvalidListPosition()
     }
 }

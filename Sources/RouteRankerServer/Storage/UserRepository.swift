@@ -13,12 +13,13 @@ struct UserRepository: Sendable {
     /// Indexes: token lookups go by the digest's unique index.
     static let indexes = [MongoIndex(keys: ["token_hash": 1], name: "token_hash", unique: true)]
 
-    /// Stores a new user; `409` when the id is taken.
-    func insert(_ user: UserRecord) async throws {
+    /// Stores a new user; `false` when the id is taken.
+    func insert(_ user: UserRecord) async throws -> Bool {
         do {
             try await collection.insertOne(Self.document(user))
+            return true
         } catch MongoError.duplicateKey {
-            throw APIError.conflict("the user id '\(user.id)' is taken")
+            return false
         }
     }
 

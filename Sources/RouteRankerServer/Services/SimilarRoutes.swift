@@ -1,0 +1,94 @@
+import RouteRankerCore
+
+/// "Same route, ranked": the routes visible to a reader that follow the same path in the same
+/// direction as an anchor route. Used by `similar` and by groups made `similar_to` a route.
+struct SimilarRoutes: Sendable {
+    let routes: RouteRepository
+    let shares: ShareRepository
+    let users: UserRepository
+    let viewer: RouteViewer
+    let paths: PathRepository
+
+    static let defaultMaxM = 50.0
+
+    /// One match: the route and its discrete Fréchet distance to the anchor.
+    struct Match: Sendable {
+        var route: RouteRecord
+        var frechetM: Double
+    }
+
+    /// `max_m` in (0, 10000], default 50.
+    static func validMaxM(_ value: Double?) throws -> Double {
+        let maxM = value ?? defaultMaxM
+        guard maxM.isFinite, maxM > 0, maxM <= 10_000 else {
+            throw InvalidInput("'max_m' must be more than 0 and at most 10000", field: "max_m")
+        }
+        return maxM
+    }
+
+    /// Matches ranked by duration (ties share a rank and are listed by name, then id).
+    static func ranked(_ matches: [Match]) -> [SimilarRoute] {
+        let members = matches.map { GroupMember(id: $0.route.id, name: $0.route.name, value: $0.route.stats.durationS) }
+        let byID = Dictionary(matches.map { ($0.route.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return Ranking.rank(members, higherIsBetter: false).compactMap { ranked -> SimilarRoute? in
+            guard let match = byID[ranked.id] else { return nil }
+            return SimilarRoute(
+                route: match.route.id, name: match.route.name, owner: match.route.owner, frechetM: match.frechetM,
+                durationS: match.route.stats.durationS, rank: ranked.rank)
+        }
+    }
+
+    /// The routes visible to `user` (theirs, and those shared with them, as they see them) whose
+    /// start and end lie within `maxM` of the anchor's and whose resampled paths are within `maxM`
+    /// in discrete Fréchet distance. The anchor itself is included.
+    ///
+    /// Candidates: mine from the `2dsphere` index on starts; shared ones by their visible start.
+    /// Only the survivors of the start and end checks have their stored paths read.
+    func matches(of anchor: RouteRecord, for user: UserRecord, maxM: Double) async throws -> [Match] {
+        var candidates: [(route: RouteRecord, lens: RouteViewer.Lens)] = []
+        let anchorLens = try await viewer.lens(owner: anchor.owner, viewer: user.id)
+        let anchorExtent = try await viewer.extent(of: anchor, lens: anchorLens)
+        guard let start = anchorExtent.start, let end = anchorExtent.end else { return [] }
+
+        let mine = try await routes.startingNear(start.coordinate, radiusM: maxM, owner: user.id)
+        candidates += mine.map { ($0, .owner) }
+        let shared = try await routes.find(ids: try await shares.routeIDs(sharedWith: user.id))
+        let privacy = try await users.privacy(of: shared.values.map(\.owner))
+        candidates += shared.values.map { ($0, viewer.lens(privacy[$0.owner])) }
+        if !candidates.contains(where: { $0.route.id == anchor.id }) { candidates.append((anchor, anchorLens)) }
+
+        var survivors: [(route: RouteRecord, lens: RouteViewer.Lens)] = []
+        for (route, lens) in candidates {
+            let extent = try await viewer.extent(of: route, lens: lens)
+            guard let s = extent.start, let e = extent.end,
+                Geodesic.distance(from: s.coordinate, to: start.coordinate) <= maxM,
+                Geodesic.distance(from: e.coordinate, to: end.coordinate) <= maxM
+            else { continue }
+            survivors.append((route, lens))
+        }
+        let anchorPath = try await paths.path(of: anchor, lens: anchorLens)
+        let found = try await paths.paths(of: survivors)
+        var matches: [Match] = []
+        for (route, _) in survivors {
+            guard let path = found[route.id] else { continue }
+            if let frechet = DiscreteFrechet.distance(anchorPath, path, bound: maxM) {
+                matches.append(Match(route: route, frechetM: frechet))
+            }
+        }
+        return matches
+    }
+}
+
+extension RouteStats.Endpoint {
+    var coordinate: Coordinate { Coordinate(lat: lat, lon: lon) }
+}
+
+/// One item of `GET /v1/routes/{id}/similar`.
+struct SimilarRoute: Encodable, Sendable {
+    var route: String
+    var name: String
+    var owner: String
+    var frechetM: Double
+    var durationS: Double
+    var rank: Int
+}

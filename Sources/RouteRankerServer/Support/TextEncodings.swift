@@ -1,0 +1,31 @@
+import Foundation
+
+/// base64url without padding (RFC 4648 §5): tokens, link secrets and list cursors.
+enum Base64URL {
+    static func encode(_ data: some Sequence<UInt8>) -> String {
+        Data(data).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The bytes of `text`, or `nil` if it is not base64url (padding optional).
+    static func decode(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}
+
+/// Lower-case hexadecimal, e.g. of a digest.
+enum Hex {
+    static func string(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
