@@ -21,7 +21,7 @@ struct GroupStatsController: Sendable {
     /// and Welch's t-test for every pair in the order asked.
     func compare(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<Comparison> {
         let user = try await auth.user(request)
-        let raw = request.uri.queryParameters["groups"].map(String.init) ?? ""
+        let raw = request.query["groups"] ?? ""
         let ids = raw.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
@@ -74,7 +74,7 @@ struct GroupStatsController: Sendable {
     }
 
     private static func metric(_ request: Request) throws -> GroupMetric {
-        guard let raw = request.uri.queryParameters["metric"].map(String.init) else { return .default }
+        guard let raw = request.query["metric"] else { return .default }
         guard let metric = GroupMetric(rawValue: raw) else {
             let names = GroupMetric.allCases.map(\.rawValue).joined(separator: ", ")
             throw APIError.invalid("'metric' must be one of \(names)", field: "metric")

@@ -8,6 +8,7 @@ struct GroupsController: Sendable {
     let groups: GroupRepository
     let viewer: RouteViewer
     let users: UserRepository
+    let shares: ShareRepository
     let similar: SimilarRoutes
     let clock: WallClock
 
@@ -58,11 +59,13 @@ struct GroupsController: Sendable {
         let group = try await owned(context, by: user)
         let visible = try await visibility.readable(group.routes, by: user)
         let privacy = try await users.privacy(of: visible.values.map(\.owner))
+        // The same summaries `GET /v1/routes/{id}` gives: `shared_with` on my own routes.
+        let recipients = try await shares.recipients(of: visible.values.filter { $0.owner == user.id }.map(\.id))
         var summaries: [RouteSummary] = []
         for id in group.routes {
             guard let route = visible[id] else { continue }
             let lens = route.owner == user.id ? RouteViewer.Lens.owner : viewer.lens(privacy[route.owner])
-            summaries.append(try await viewer.summary(route, lens: lens))
+            summaries.append(try await viewer.summary(route, lens: lens, sharedWith: recipients[route.id] ?? []))
         }
         return GroupDetailView(id: group.id, name: group.name, routes: summaries, createdAt: group.createdAt)
     }

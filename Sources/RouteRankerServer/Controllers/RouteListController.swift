@@ -13,10 +13,10 @@ struct RouteListController: Sendable {
 
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<RouteSummary> {
         let user = try await auth.user(request)
-        if request.uri.queryParameters["near"] != nil {
+        if request.query["near"] != nil {
             return try await near(request, user: user)
         }
-        let sortParameter = request.uri.queryParameters["sort"].map(String.init) ?? "-started_at"
+        let sortParameter = request.query["sort"] ?? "-started_at"
         let descending = sortParameter.hasPrefix("-")
         let key = descending ? String(sortParameter.dropFirst()) : sortParameter
         guard let order = RouteOrder(key: key, descending: descending) else {
@@ -41,8 +41,8 @@ struct RouteListController: Sendable {
     /// is padded by 1 %), the routes shared with me by their visible start; exact WGS84 geodesic
     /// distances decide and order.
     private func near(_ request: Request, user: UserRecord) async throws -> Page<RouteSummary> {
-        let query = request.uri.queryParameters
-        let parts = String(query["near"] ?? "").split(separator: ",").map {
+        let query = request.query
+        let parts = (query["near"] ?? "").split(separator: ",").map {
             Double($0.trimmingCharacters(in: .whitespaces))
         }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat),
@@ -51,7 +51,7 @@ struct RouteListController: Sendable {
             throw APIError.invalid(
                 "'near' must be 'lat,lon' with lat in [-90, 90] and lon in [-180, 180]", field: "near")
         }
-        guard let radius = query["radius_m"].flatMap({ Double(String($0)) }), radius.isFinite,
+        guard let radius = query["radius_m"].flatMap(Double.init), radius.isFinite,
             (0...20_037_509).contains(radius)
         else { throw APIError.invalid("'radius_m' must be a number of metres in [0, 20037509]", field: "radius_m") }
         let list = "routes:near:\(lat),\(lon),\(radius)"

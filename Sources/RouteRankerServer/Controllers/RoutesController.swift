@@ -60,7 +60,7 @@ struct RoutesController: Sendable {
         _ request: Request, format: UploadFormat, owner: UserRecord, hash: inout BodyHash?,
         _ context: AppRequestContext
     ) async throws -> RouteSummary {
-        let query = request.uri.queryParameters
+        let query = request.query
         var route = RouteRecord(
             id: NewID.make(), owner: owner.id, name: "Untitled", activity: .other, state: .finished,
             createdAt: clock.now, annotations: [],
@@ -69,17 +69,17 @@ struct RoutesController: Sendable {
         var ingest: RouteIngest
         do {
             if let stream = format.streamFormat {
-                route.name = try RouteRules.name(query["name"].map(String.init))
-                route.activity = try RouteRules.activity(query["activity"].map(String.init))
+                route.name = try RouteRules.name(query["name"])
+                route.activity = try RouteRules.activity(query["activity"])
                 route.accumulator = StatsAccumulator(activity: route.activity)
-                recording = try RouteRules.recording(query["recording"].map(String.init))
+                recording = try RouteRules.recording(query["recording"])
                 ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
                 try await request.streamPoints(stream, bodyHash: &hash) { try await ingest.add($0) }
             } else {
                 let body = try await request.readRouteDocument(format, bodyHash: &hash)
-                let queryName = format == .gpx ? query["name"].map(String.init) : nil
+                let queryName = format == .gpx ? query["name"] : nil
                 route.name = try RouteRules.name(body.name ?? queryName)
-                route.activity = try RouteRules.activity(body.activity ?? query["activity"].map(String.init))
+                route.activity = try RouteRules.activity(body.activity ?? query["activity"])
                 route.accumulator = StatsAccumulator(activity: route.activity)
                 route.annotations = body.annotations
                 recording = body.recording

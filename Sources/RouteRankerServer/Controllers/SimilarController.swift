@@ -15,8 +15,8 @@ struct SimilarController: Sendable {
         let user = try await auth.user(request)
         let route = try await visibility.readable(try context.parameters.require("id"), by: user)
         var maxM: Double?
-        if let raw = request.uri.queryParameters["max_m"] {
-            guard let value = Double(String(raw)) else {
+        if let raw = request.query["max_m"] {
+            guard let value = Double(raw) else {
                 throw APIError.invalid("'max_m' must be a number", field: "max_m")
             }
             maxM = value

@@ -13,9 +13,9 @@ struct PageRequest: Sendable {
 
     /// Reads `limit` and `cursor`; `list` names the list and sort the cursor must come from.
     init(_ request: Request, list: String) throws {
-        let query = request.uri.queryParameters
+        let query = request.query
         if let raw = query["limit"] {
-            guard let value = Int(String(raw)), (1...Self.maxLimit).contains(value) else {
+            guard let value = Int(raw), (1...Self.maxLimit).contains(value) else {
                 throw APIError.invalid("'limit' must be an integer from 1 to \(Self.maxLimit)", field: "limit")
             }
             limit = value
@@ -23,7 +23,7 @@ struct PageRequest: Sendable {
             limit = Self.defaultLimit
         }
         if let raw = query["cursor"] {
-            guard let cursor = Cursor(encoded: String(raw)), cursor.list == list else {
+            guard let cursor = Cursor(encoded: raw), cursor.list == list else {
                 throw APIError.invalid("'cursor' is not a cursor of this list", field: "cursor")
             }
             after = cursor.key

@@ -12,7 +12,7 @@ struct RouteDownload: ResponseGenerator {
     var points: @Sendable () -> AsyncThrowingStream<[TrackPoint], any Error>
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let raw = request.uri.queryParameters["format"].map(String.init) ?? "json"
+        let raw = request.query["format"] ?? "json"
         guard let format = DownloadFormat(rawValue: raw) else {
             throw APIError.invalid("'format' must be one of json, ndjson, text, gpx, geojson, csv", field: "format")
         }
