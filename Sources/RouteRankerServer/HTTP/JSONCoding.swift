@@ -19,6 +19,18 @@ extension JSONEncoder {
 extension JSONDecoder {
     /// The decoder for request bodies. Field names are given explicitly by each request type.
     static let api = JSONDecoder()
+
+    /// Decodes a request body that must be RFC 8259 JSON and nothing more: `StrictJSON` checks it
+    /// first (Foundation's decoder also takes a trailing comma), then a decoding failure becomes a
+    /// `400` naming the field.
+    func decodeBody<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
+        try StrictJSON.validate(data)
+        do {
+            return try decode(type, from: data)
+        } catch let error as DecodingError {
+            throw APIError(decoding: error)
+        }
+    }
 }
 
 /// RFC 3339 timestamps as the contract writes them.

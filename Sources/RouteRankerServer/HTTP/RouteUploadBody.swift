@@ -53,12 +53,7 @@ extension Request {
                 name: gpx.name, activity: nil, recording: nil, points: TrackPoint.sortedByTime(gpx.points),
                 annotations: gpx.annotations)
         default:
-            let body: RouteJSONBody
-            do {
-                body = try JSONDecoder.api.decode(RouteJSONBody.self, from: data)
-            } catch let error as DecodingError {
-                throw APIError(decoding: error)
-            }
+            let body = try JSONDecoder.api.decodeBody(RouteJSONBody.self, from: data)
             return RouteDocumentBody(
                 name: body.name, activity: body.activity, recording: body.recording, points: body.sortedPoints,
                 annotations: body.annotations?.annotations ?? [])
