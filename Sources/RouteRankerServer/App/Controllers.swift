@@ -48,7 +48,7 @@ struct Controllers: Sendable {
         similar = SimilarController(auth: auth, visibility: visibility, similar: similarRoutes)
         groups = GroupsController(
             auth: auth, visibility: visibility, groups: groupRepository, viewer: viewer, users: userRepository,
-            similar: similarRoutes, clock: clock)
+            shares: shareRepository, similar: similarRoutes, clock: clock)
         groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groupRepository)
     }
 }

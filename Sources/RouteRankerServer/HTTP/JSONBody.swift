@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 extension Request {
     /// The media type of the body, lower-cased and without parameters (`application/json`).
@@ -29,6 +30,9 @@ extension Request {
             return try await body.collect(upTo: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError.payloadTooLarge()
+        } catch is NIOTooManyBytesError {
+            // A chunked body (no `Content-Length`) that passes the limit while it is read.
+            throw APIError.payloadTooLarge()
         }
     }
 
@@ -39,25 +43,17 @@ extension Request {
             let buffer = try await collectBody()
             if buffer.readableBytes == 0 { return try JSONDecoder.api.decode(Body.self, from: Data("{}".utf8)) }
             _ = try requireMediaType(["application/json"])
-            do {
-                return try JSONDecoder.api.decode(Body.self, from: Data(buffer.readableBytesView))
-            } catch let error as DecodingError {
-                throw APIError(decoding: error)
-            }
+            return try JSONDecoder.api.decodeBody(Body.self, from: Data(buffer.readableBytesView))
         }
         return try await decodeJSON(type)
     }
 
     /// Decodes a JSON body (`Content-Type: application/json`, at most 16 MiB). An empty body,
-    /// malformed JSON or a field of the wrong type is a `400` that says what is wrong.
+    /// anything but RFC 8259 JSON or a field of the wrong type is a `400` that says what is wrong.
     func decodeJSON<Body: Decodable>(_ type: Body.Type) async throws -> Body {
         _ = try requireMediaType(["application/json"])
         let buffer = try await collectBody()
         guard buffer.readableBytes > 0 else { throw APIError.invalid("the body is empty; a JSON object is required") }
-        do {
-            return try JSONDecoder.api.decode(Body.self, from: Data(buffer.readableBytesView))
-        } catch let error as DecodingError {
-            throw APIError(decoding: error)
-        }
+        return try JSONDecoder.api.decodeBody(Body.self, from: Data(buffer.readableBytesView))
     }
 }
