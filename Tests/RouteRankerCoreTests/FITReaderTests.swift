@@ -12,6 +12,7 @@ import Testing
         var fileTypes: [UInt8]?
         var error: String?
         var offset: Int?
+        var index: Int?
         var partialPoints: [ReferencePoint]?
     }
 
@@ -100,7 +101,10 @@ import Testing
     }
 
     @Test func everyOneBitFlipIsAnErrorNotACrash() throws {
-        for name in ["synthetic/big-endian.fit", "synthetic/compressed-timestamps.fit", "device/DeveloperData.fit"] {
+        for name in [
+            "synthetic/big-endian.fit", "synthetic/compressed-timestamps.fit", "synthetic/developer-fields.fit",
+            "device/DeveloperData.fit",
+        ] {
             let data = try TestData.data("fit/\(name)")
             for bit in 0..<(data.count * 8) {
                 var flipped = data
@@ -143,6 +147,16 @@ import Testing
         #expect(ImportNaming.utcDate(951_782_400) == "2000-02-29")
         #expect(ImportNaming.utcDate(1_767_225_599) == "2025-12-31")
         #expect(ImportNaming.name(sport: "activity", firstTime: nil) == "activity")
+    }
+
+    @Test func aPositionedRecordWithoutTimeIsAPointError() throws {
+        let ref = try #require(Self.references["synthetic/record-without-time.fit"])
+        let data = try TestData.data("fit/synthetic/record-without-time.fit")
+        for partial in [false, true] {
+            let error = try #require(throws: FormatError.self) { try FITReader.read(data, partial: partial) }
+            #expect(error.field == "points" && error.key == "timestamp")
+            #expect(error.index == ref.index && error.offset == ref.offset)
+        }
     }
 
     @Test func developerFieldsAreReadPast() throws {
