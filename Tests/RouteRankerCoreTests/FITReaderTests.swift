@@ -129,6 +129,25 @@ import Testing
         }
     }
 
+    /// Random overwrites of a chained body (deterministic generator): strict reading fails
+    /// cleanly, partial reading comes back, and never crashes or hangs.
+    @Test func randomDamageNeverCrashes() throws {
+        let data = try TestData.data("fit/synthetic/chained.fit")
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        for _ in 0..<500 {
+            var damaged = data
+            for _ in 0..<(1 + next() % 8) {
+                damaged[next() % damaged.count] ^= UInt8(1 + next() % 255)
+            }
+            #expect(throws: (any Error).self) { try FITReader.read(damaged) }
+            _ = try? FITReader.read(damaged, partial: true)
+        }
+    }
+
     @Test func activityAndNameFollowTheContract() throws {
         #expect(FITProfile.activity(sport: 1) == .run)
         #expect(FITProfile.activity(sport: 2) == .ride)
