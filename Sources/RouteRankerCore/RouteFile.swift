@@ -4,12 +4,13 @@ import Foundation
 public struct RouteFile: Sendable, Hashable {
     /// The formats a file can be in.
     public enum Format: String, Sendable, CaseIterable {
-        case gpx, text, ndjson, json
+        case gpx, text, ndjson, json, fit, tcx
     }
 
     /// The format it was read as.
     public var format: Format
-    /// The route name the file gives (GPX, or a JSON object's `name`).
+    /// The route name the file gives (GPX, or a JSON object's `name`; FIT and TCX: API.md's
+    /// default name).
     public var name: String?
     /// The points in the order the ingest filter takes them: JSON and GPX sorted by `t`
     /// (stable), text and NDJSON as they appear.
@@ -33,12 +34,23 @@ public struct RouteFile: Sendable, Hashable {
             return RouteFile(format: .ndjson, name: nil, points: points, annotations: [])
         case .json:
             return try readJSON(data)
+        case .fit:
+            let fit = try FITReader.read(data)
+            return RouteFile(
+                format: .fit, name: fit.defaultName, points: TrackPoint.sortedByTime(fit.points), annotations: [])
+        case .tcx:
+            let tcx = try TCXReader.read(data)
+            return RouteFile(
+                format: .tcx, name: tcx.defaultName, points: TrackPoint.sortedByTime(tcx.points), annotations: [])
         }
     }
 
-    /// The format of `data`: by extension, else `<` GPX, `[` JSON, `{` JSON when the whole
-    /// document is one object and NDJSON otherwise, anything else phone text.
+    /// The format of `data`: FIT by its ".FIT" signature and TCX by its root element whatever the
+    /// name, else by extension, else `<` GPX, `[` JSON, `{` JSON when the whole document is one
+    /// object and NDJSON otherwise, anything else phone text.
     public static func detectFormat(_ data: Data, fileName: String) -> Format {
+        if FITReader.looksLikeFIT(data) { return .fit }
+        if TCXReader.looksLikeTCX(data) { return .tcx }
         switch fileName.split(separator: ".").last?.lowercased() {
         case "gpx", "xml": return .gpx
         case "txt", "text": return .text
