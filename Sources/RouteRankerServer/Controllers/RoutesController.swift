@@ -77,9 +77,8 @@ struct RoutesController: Sendable {
                 try await request.streamPoints(stream, bodyHash: &hash) { try await ingest.add($0) }
             } else {
                 let body = try await request.readRouteDocument(format, bodyHash: &hash)
-                let queryName = format == .gpx ? query["name"] : nil
-                route.name = try RouteRules.name(body.name ?? queryName)
-                route.activity = try RouteRules.activity(body.activity ?? query["activity"])
+                route.name = try RouteRules.name(body.name)
+                route.activity = try RouteRules.activity(body.activity)
                 route.accumulator = StatsAccumulator(activity: route.activity)
                 route.annotations = body.annotations
                 recording = body.recording
@@ -108,7 +107,7 @@ struct RoutesController: Sendable {
     func append(_ request: Request, _ context: AppRequestContext) async throws -> AppendResult {
         let user = try await auth.user(request)
         return try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
-            let format = try UploadFormat.of(request, allowed: [.json, .ndjson, .text])
+            let format = try UploadFormat.of(request, allowed: [.json, .ndjson, .text])  // FIT, GPX, TCX: create only
             guard route.state == .recording else {
                 throw APIError.conflict("the route is finished; it takes no more points")
             }

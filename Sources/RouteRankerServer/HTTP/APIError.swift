@@ -89,6 +89,9 @@ extension APIError {
             self = error
         case let error as FormatError:
             self = .invalid(error.message, field: error.field, index: error.index, key: error.key)
+            if let offset = error.offset { details["offset"] = .int(offset) }
+        case let error as FITFileTypeError:
+            self = .unprocessable(error.message)
         case let error as InvalidInput:
             self = .invalid(error.message, field: error.field, index: error.index, key: error.key)
         case is RouteNotVisible:

@@ -8,6 +8,8 @@ enum UploadFormat: String, CaseIterable {
     case ndjson = "application/x-ndjson"
     case text = "text/plain"
     case gpx = "application/gpx+xml"
+    case fit = "application/vnd.ant.fit"
+    case tcx = "application/vnd.garmin.tcx+xml"
 
     /// The stream format of NDJSON and text bodies, which are consumed as they arrive, in arrival
     /// order; JSON and GPX are whole documents (at most 16 MiB, sorted by `t`).
@@ -15,7 +17,7 @@ enum UploadFormat: String, CaseIterable {
         switch self {
         case .ndjson: .ndjson
         case .text: .text
-        case .json, .gpx: nil
+        case .json, .gpx, .fit, .tcx: nil
         }
     }
 
@@ -29,9 +31,12 @@ enum UploadFormat: String, CaseIterable {
     }
 }
 
-/// What a whole-document body holds.
+/// What a whole-document body holds, with the query's `name` and `activity` already weighed
+/// against the body's as each format's rules say.
 struct RouteDocumentBody {
+    /// The route name; `nil` for the default (`"Untitled"`).
     var name: String?
+    /// The activity as given (checked by `RouteRules.activity`); `nil` for the default.
     var activity: String?
     var recording: Bool?
     var points: [TrackPoint]
@@ -39,24 +44,40 @@ struct RouteDocumentBody {
 }
 
 extension Request {
-    /// Reads a JSON or GPX body whole (at most 16 MiB); its points come back sorted by `t`, stably.
-    /// `bodyHash`, when given, takes in the body (for `Idempotency-Key`).
+    /// Reads a JSON, GPX, FIT or TCX body whole (at most 16 MiB); its points come back sorted by
+    /// `t`, stably. `bodyHash`, when given, takes in the body (for `Idempotency-Key`).
+    ///
+    /// Names: JSON's `name`; GPX's own name, else `?name=`; FIT's and TCX's `?name=`, else the
+    /// file's (TCX `Notes`, else `"<sport> <date>"`). Activities: JSON's, else `?activity=`; GPX
+    /// `?activity=`; FIT and TCX `?activity=`, else the file's sport.
     func readRouteDocument(_ format: UploadFormat, bodyHash: inout BodyHash?) async throws -> RouteDocumentBody {
         let buffer = try await collectBody()
         bodyHash?.update(buffer)
         guard buffer.readableBytes > 0 else { throw APIError.invalid("the body is empty") }
         let data = Data(buffer.readableBytesView)
+        let query = self.query
         switch format {
         case .gpx:
             let gpx = try GPXReader.read(data)
             return RouteDocumentBody(
-                name: gpx.name, activity: nil, recording: nil, points: TrackPoint.sortedByTime(gpx.points),
-                annotations: gpx.annotations)
-        default:
+                name: gpx.name ?? query["name"], activity: query["activity"], recording: nil,
+                points: TrackPoint.sortedByTime(gpx.points), annotations: gpx.annotations)
+        case .fit:
+            let partial = try RouteRules.flag(query["partial"], field: "partial") ?? false
+            let fit = try FITReader.read(data, partial: partial)
+            return RouteDocumentBody(
+                name: query["name"] ?? fit.defaultName, activity: query["activity"] ?? fit.activity.rawValue,
+                recording: nil, points: TrackPoint.sortedByTime(fit.points), annotations: [])
+        case .tcx:
+            let tcx = try TCXReader.read(data)
+            return RouteDocumentBody(
+                name: query["name"] ?? tcx.defaultName, activity: query["activity"] ?? tcx.activity.rawValue,
+                recording: nil, points: TrackPoint.sortedByTime(tcx.points), annotations: [])
+        case .json, .ndjson, .text:
             let body = try JSONDecoder.api.decodeBody(RouteJSONBody.self, from: data)
             return RouteDocumentBody(
-                name: body.name, activity: body.activity, recording: body.recording, points: body.sortedPoints,
-                annotations: body.annotations?.annotations ?? [])
+                name: body.name, activity: body.activity ?? query["activity"], recording: body.recording,
+                points: body.sortedPoints, annotations: body.annotations?.annotations ?? [])
         }
     }
 

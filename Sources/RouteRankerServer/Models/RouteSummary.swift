@@ -84,11 +84,16 @@ enum RouteRules {
     }
 
     static func recording(_ raw: String?) throws -> Bool? {
+        try flag(raw, field: "recording")
+    }
+
+    /// A yes/no query parameter: `true`/`1` or `false`/`0`; `nil` when absent.
+    static func flag(_ raw: String?, field: String) throws -> Bool? {
         switch raw {
         case nil: nil
         case "true", "1": true
         case "false", "0": false
-        default: throw InvalidInput("'recording' must be true or false", field: "recording")
+        default: throw InvalidInput("'\(field)' must be true or false", field: field)
         }
     }
 }
