@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import RouteRankerCore
 import Testing
 
 /// The contract's "Details → HTTP" rules that the hardening issue found broken: query strings
@@ -109,6 +110,29 @@ import Testing
                         "\(head.prefix(40)) \(connection): \(reply?.text.prefix(200) ?? "no answer")")
                 }
             }
+        }
+    }
+
+    /// The hardening issue's CPU bomb: 12 points zig-zagging across the globe, then `similar` with a
+    /// wide `max_m`. The work is bounded by the route's length: a clear `422`, at once.
+    @Test func similarRefusesRoutesTooLongToCompare() async throws {
+        try await withApp { client in
+            let token = try await client.register("ada")
+            let points: [TrackPoint] = (0..<12).map { (i: Int) -> TrackPoint in
+                let lat: Double = i % 2 == 0 ? 60 : -60
+                let lon = Double(i * 30 - 170)
+                return TrackPoint(lat: lat, lon: lon, t: 1_700_000_000 + Double(i) * 400_000)
+            }
+            let created = try client.expectCreated(
+                try await client.send(
+                    .post, "/v1/routes", token: token, json: Fixture.jsonBody(points, #""name":"Globe""#)))
+            #expect(try #require(number(created[object: "stats"]["distance_m"])) > 1_000_000)
+            let id = try #require(created["id"] as? String)
+            let similar = try await client.send(.get, "/v1/routes/\(id)/similar?max_m=4000", token: token)
+            #expect(similar.status == .unprocessableContent && similar.errorCode == "unprocessable", "\(similar.text)")
+            let group = try await client.send(
+                .post, "/v1/groups", token: token, json: #"{"name":"G","similar_to":"\#(id)","max_m":4000}"#)
+            #expect(group.status == .unprocessableContent)
         }
     }
 }

@@ -104,6 +104,10 @@ extension APIError {
             self = .conflict(error.description)
         case is InvalidListPosition:
             self = .invalid("'cursor' is not a cursor of this list", field: "cursor")
+        case let error as RouteTooLongToCompare:
+            self = .unprocessable(
+                "routes longer than \(Int(error.limitM / 1000)) km cannot be compared; this one is too long",
+                details: ["max_length_m": .int(Int(error.limitM))])
         case let error as PointLimitExceeded:
             self = .payloadTooLarge("a route may hold at most \(error.limit) points")
         case MongoError.unavailable:

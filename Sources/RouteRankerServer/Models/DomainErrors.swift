@@ -29,3 +29,8 @@ struct NotRouteOwner: Error, Sendable {}
 struct PointLimitExceeded: Error, Sendable {
     var limit: Int
 }
+
+/// `similar` (and `similar_to`) compares routes up to a length (`422`): see `SimilarRoutes`.
+struct RouteTooLongToCompare: Error, Sendable {
+    var limitM: Double
+}

@@ -10,6 +10,10 @@ struct SimilarRoutes: Sendable {
     let paths: PathRepository
 
     static let defaultMaxM = 50.0
+    /// The longest route `similar` compares: its path resampled every 10 m is at most 100,000
+    /// samples, and a pair costs at most the bounded Fréchet's cell cap. Without a bound one
+    /// request could resample a 150,000 km zig-zag into gigabytes and minutes of CPU.
+    static let maxRouteLengthM = 1_000_000.0
 
     /// One match: the route and its discrete Fréchet distance to the anchor.
     struct Match: Sendable {
@@ -45,6 +49,9 @@ struct SimilarRoutes: Sendable {
     /// Candidates: mine from the `2dsphere` index on starts; shared ones by their visible start.
     /// Only the survivors of the start and end checks have their stored paths read.
     func matches(of anchor: RouteRecord, for user: UserRecord, maxM: Double) async throws -> [Match] {
+        guard anchor.stats.distanceM <= Self.maxRouteLengthM else {
+            throw RouteTooLongToCompare(limitM: Self.maxRouteLengthM)
+        }
         var candidates: [(route: RouteRecord, lens: RouteViewer.Lens)] = []
         let anchorLens = try await viewer.lens(owner: anchor.owner, viewer: user.id)
         let anchorExtent = try await viewer.extent(of: anchor, lens: anchorLens)
@@ -60,7 +67,7 @@ struct SimilarRoutes: Sendable {
         var survivors: [(route: RouteRecord, lens: RouteViewer.Lens)] = []
         for (route, lens) in candidates {
             let extent = try await viewer.extent(of: route, lens: lens)
-            guard let s = extent.start, let e = extent.end,
+            guard route.stats.distanceM <= Self.maxRouteLengthM, let s = extent.start, let e = extent.end,
                 Geodesic.distance(from: s.coordinate, to: start.coordinate) <= maxM,
                 Geodesic.distance(from: e.coordinate, to: end.coordinate) <= maxM
             else { continue }
@@ -70,6 +77,7 @@ struct SimilarRoutes: Sendable {
         let found = try await paths.paths(of: survivors)
         var matches: [Match] = []
         for (route, _) in survivors {
+            try Task.checkCancellation()
             guard let path = found[route.id] else { continue }
             if let frechet = DiscreteFrechet.distance(anchorPath, path, bound: maxM) {
                 matches.append(Match(route: route, frechetM: frechet))
