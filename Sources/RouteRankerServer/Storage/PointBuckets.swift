@@ -68,14 +68,12 @@ struct PointBuckets: Sendable {
                             guard let seq = document.int("seq"), seq < layout.buckets.count,
                                 document.string("writer") == layout.buckets[seq]
                             else { continue }
-                            guard seq == expected else { throw StorageError.malformed("bucket", "\(id):\(expected)") }
+                            guard seq == expected else { throw try await missingBucket(id, expected) }
                             expected += 1
                             continuation.yield(try Self.points(of: document))
                         }
                     }
-                    guard expected == layout.buckets.count else {
-                        throw StorageError.malformed("bucket", "\(id):\(expected)")
-                    }
+                    guard expected == layout.buckets.count else { throw try await missingBucket(id, expected) }
                     if !layout.tail.isEmpty { continuation.yield(layout.tail) }
                     continuation.finish()
                 } catch {
@@ -84,6 +82,15 @@ struct PointBuckets: Sendable {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// Why a committed bucket was not found. Committed buckets are never rewritten, only removed
+    /// with their route: if the route is gone, a `DELETE` ran while this read did (`404`, as for
+    /// any route that is not there); otherwise the data is damaged (`500`).
+    private func missingBucket(_ route: String, _ seq: Int) async throws -> any Error {
+        let routes = collection.database.collection("routes")
+        let exists = try await routes.findOne(["_id": .string(route)], projection: ["_id": 1]) != nil
+        return exists ? StorageError.malformed("bucket", "\(route):\(seq)") : RouteNotVisible()
     }
 
     /// Removes every bucket of `route`, committed or not.
