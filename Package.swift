@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 "CLibMongoC",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

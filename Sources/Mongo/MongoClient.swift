@@ -70,6 +70,7 @@ public final class MongoClient: Service, @unchecked Sendable {
             throw MongoError(error)
         }
         mongoc_client_pool_set_error_api(pool, MONGOC_ERROR_API_VERSION_2)
+        MongoCommandCounter.install(on: pool)
         if mongoc_uri_get_appname(parsed) == nil {
             mongoc_client_pool_set_appname(pool, appName)
         }
