@@ -24,7 +24,9 @@ public func buildApplication(
 
     var app = Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [LingeringClose()], idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "RouteRanker"),
         services: [client],
