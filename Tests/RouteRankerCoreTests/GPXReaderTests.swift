@@ -6,7 +6,8 @@ import Testing
 /// GPX in: gpxpy's test files (real tracks nobody here wrote) and hostile documents.
 @Suite struct GPXReaderTests {
     static func references() throws -> [String: [String: Any]] {
-        try JSONSerialization.jsonObject(with: TestData.data("gpxpy-references.json")) as! [String: [String: Any]]
+        try #require(
+            try JSONSerialization.jsonObject(with: TestData.data("gpxpy-references.json")) as? [String: [String: Any]])
     }
 
     static func gpx(_ body: String, version: String = "1.1") -> Data {
@@ -38,15 +39,16 @@ import Testing
                 continue
             }
             let route = try RouteFile.read(data, fileName: file)
-            #expect(route.points.count == ref["read"] as! Int, "\(file)")
+            #expect(route.points.count == (try #require(ref["read"] as? Int)), "\(file)")
             let result = FileStats(file: route, activity: .other)
-            #expect(result.ingest.accepted == ref["kept"] as! Int, "\(file)")
-            #expect(result.ingest.duplicates == ref["duplicates"] as! Int, "\(file)")
-            #expect(result.ingest.dropped == ref["dropped"] as! Int, "\(file)")
-            let expected = ref["distance_m"] as! Double
+            #expect(result.ingest.accepted == (try #require(ref["kept"] as? Int)), "\(file)")
+            #expect(result.ingest.duplicates == (try #require(ref["duplicates"] as? Int)), "\(file)")
+            #expect(result.ingest.dropped == (try #require(ref["dropped"] as? Int)), "\(file)")
+            let expected = try #require(ref["distance_m"] as? Double)
             let d = result.stats.distanceM
             #expect(expected == 0 ? d == 0 : abs(d - expected) / expected <= 1e-9, "\(file): \(d) vs \(expected)")
-            #expect(abs(result.stats.durationS - (ref["duration_s"] as! Double)) < 1e-3, "\(file)")
+            let duration = try #require(ref["duration_s"] as? Double)
+            #expect(abs(result.stats.durationS - duration) < 1e-3, "\(file)")
             checked += 1
         }
         #expect(checked >= 15)

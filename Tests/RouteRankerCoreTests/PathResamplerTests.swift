@@ -87,7 +87,7 @@ import Testing
 
     @Test func storedShapeIsTwoArrays() throws {
         let path = ResampledPath.resample(Self.walk(5, seed: 1))
-        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(path)) as! [String: Any]
+        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(path)) as? [String: Any])
         #expect(Set(object.keys) == ["lat", "lon"])
         #expect(try JSONDecoder().decode(ResampledPath.self, from: JSONEncoder().encode(path)) == path)
         #expect(throws: DecodingError.self) {

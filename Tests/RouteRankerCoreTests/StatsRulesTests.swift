@@ -24,11 +24,12 @@ import Testing
         var b = RouteBuilder(ele: 100)
         for _ in 0..<30 { b.step(40, after: 10, ele: b.last.ele! + 1) }
         let (acc, _) = Routes.stats(b.points, .ride)
-        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(acc.stats)) as! [String: Any]
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(acc.stats)) as? [String: Any])
         #expect(Set(object.keys).count == 14)
-        #expect((object["bbox"] as! [Double]).count == 4)
-        #expect(Set((object["start"] as! [String: Any]).keys) == ["lat", "lon", "t"])
-        let split = (object["splits"] as! [[String: Any]])[0]
+        #expect(try #require(object["bbox"] as? [Double]).count == 4)
+        #expect(Set(try #require(object["start"] as? [String: Any]).keys) == ["lat", "lon", "t"])
+        let split = try #require((object["splits"] as? [[String: Any]])?.first)
         #expect(Set(split.keys) == ["km", "time_s", "pace_s_per_km"])
         #expect(acc.stats.params == Activity.ride.parameters)
     }

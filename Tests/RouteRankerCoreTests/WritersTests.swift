@@ -82,14 +82,14 @@ import Testing
     @Test func geojsonIsAFeatureWithALineStringAndCoordTimes() throws {
         var w = DownloadWriter(format: .geojson, id: "r1", name: "n")
         let doc = w.header() + w.chunk(Self.points[..<2]) + w.chunk(Self.points[2...]) + w.chunk([]) + w.footer()
-        let object = try JSONSerialization.jsonObject(with: Data(doc.utf8)) as! [String: Any]
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(doc.utf8)) as? [String: Any])
         #expect(object["type"] as? String == "Feature")
-        let geometry = object["geometry"] as! [String: Any]
+        let geometry = try #require(object["geometry"] as? [String: Any])
         #expect(geometry["type"] as? String == "LineString")
-        let coordinates = geometry["coordinates"] as! [[Double]]
+        let coordinates = try #require(geometry["coordinates"] as? [[Double]])
         #expect(coordinates == [[14.5, 46.05, 300], [-0.00001, 46.0500001], [180, -89.9999999, -0.5]])
-        let properties = object["properties"] as! [String: Any]
-        let times = properties["coordTimes"] as! [String]
+        let properties = try #require(object["properties"] as? [String: Any])
+        let times = try #require(properties["coordTimes"] as? [String])
         #expect(times.map { RFC3339.parse($0)! } == Self.points.map(\.t))
         #expect(properties["name"] as? String == "n")
     }

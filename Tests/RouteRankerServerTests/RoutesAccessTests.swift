@@ -122,7 +122,7 @@ extension RouteTests {
                 let bob = try await client.register("bob")
                 let points = Fixture.track(4)
                 let bobs = try await client.createRoute(bob, Array(points.prefix(2)), name: "Bob's", recording: true)
-                let bobsID = bobs["id"] as! String
+                let bobsID = try bobs.requiredID()
                 let append = Fixture.jsonBody(Array(points.suffix(2)))
 
                 func answers(_ id: String) async throws -> [TestResponse] {
@@ -167,7 +167,7 @@ extension RouteTests {
         @Test func errorPrecedenceOnAppend() async throws {
             try await withApp { client in
                 let token = try await client.register("ada")
-                let id = try await client.createRoute(token, Fixture.track(2))["id"] as! String  // finished
+                let id = try await client.createRoute(token, Fixture.track(2)).requiredID()  // finished
                 let badPoint = #"{"points":[{"lat":99,"lon":0,"t":5}]}"#
                 // 415 before 409, 409 before the body.
                 #expect(

@@ -207,7 +207,7 @@ extension RouteTests {
             try await withApp { client in
                 let token = try await client.register("ada")
                 let points = Fixture.track(3, t0: 1_600_000_000)
-                let id = try await client.createRoute(token, points, recording: true)["id"] as! String
+                let id = try await client.createRoute(token, points, recording: true).requiredID()
                 let before = try await client.summary(token, id)
                 let etag = try await client.send(.get, "/v1/routes/\(id)/points", token: token).headers[.eTag]
                 let gpx = Self.gpxCases.map {
@@ -245,7 +245,7 @@ extension RouteTests {
                     {"lat":90,"lon":180,"t":253402300799,"acc":0,"ele":-420.5}]}
                     """#
                 let summary = try client.expectCreated(await client.send(.post, "/v1/routes", token: token, json: body))
-                let points = try await client.points(token, summary["id"] as! String)
+                let points = try await client.points(token, summary.requiredID())
                 #expect(
                     points == [
                         TrackPoint(lat: -90, lon: -180, t: 0.001),

@@ -22,7 +22,7 @@ extension RouteTests {
             try await withApp { client in
                 let token = try await client.register("ada")
                 let points = Fixture.track(10)
-                let id = try await client.createRoute(token, Array(points.prefix(5)), recording: true)["id"] as! String
+                let id = try await client.createRoute(token, Array(points.prefix(5)), recording: true).requiredID()
                 let (status, tag) = try await etag(client, token, id)
                 #expect(status == .ok)
                 let first = try #require(tag)
@@ -72,7 +72,7 @@ extension RouteTests {
             try await withApp { client in
                 let token = try await client.register("ada")
                 let points = Fixture.track(6)
-                let id = try await client.createRoute(token, Array(points.prefix(3)), recording: true)["id"] as! String
+                let id = try await client.createRoute(token, Array(points.prefix(3)), recording: true).requiredID()
                 #expect(try await client.summary(token, id)["ended_at"] is NSNull)
                 _ = try await client.appendPoints(token, id, Array(points.suffix(3)))
 
@@ -93,7 +93,7 @@ extension RouteTests {
                 #expect(try await client.points(token, id) == points)
 
                 // A route created without `recording` is finished at once.
-                let closed = try await client.createRoute(token, points)["id"] as! String
+                let closed = try await client.createRoute(token, points).requiredID()
                 let text = try await client.append(token, closed, Fixture.text([late]), contentType: "text/plain")
                 #expect(text.status == .conflict)
             }
@@ -102,12 +102,12 @@ extension RouteTests {
         @Test func finishingAnEmptyRouteAndAppendingAnnotations() async throws {
             try await withApp { client in
                 let token = try await client.register("ada")
-                let empty = try await client.createRoute(token, recording: true)["id"] as! String
+                let empty = try await client.createRoute(token, recording: true).requiredID()
                 let finished = try await client.send(.post, "/v1/routes/\(empty)/finish", token: token)
                 #expect(finished.status == .ok && finished.json["state"] as? String == "finished")
                 #expect(finished.json["started_at"] is NSNull && finished.json["ended_at"] is NSNull)
 
-                let id = try await client.createRoute(token, Fixture.track(2), recording: true)["id"] as! String
+                let id = try await client.createRoute(token, Fixture.track(2), recording: true).requiredID()
                 let body = Fixture.jsonBody(
                     [Fixture.after(Fixture.track(2)[1], metres: 5, seconds: 5)],
                     #""annotations":[{"lat":52.5,"lon":13.4,"t":1700000001,"text":"gate"}]"#)
@@ -127,7 +127,7 @@ extension RouteTests {
                     20, from: Fixture.after(slow[19], metres: 10, seconds: 0).coordinate, t0: slow[19].t + 5)
                 let points = slow + brisk
                 let walk = try await client.createRoute(token, points, name: "Walk", activity: "walk", recording: true)
-                let id = walk["id"] as! String
+                let id = try walk.requiredID()
                 let run = try await client.createRoute(token, points, name: "Run", activity: "run")
 
                 let renamed = try await client.send(
@@ -170,8 +170,8 @@ extension RouteTests {
         @Test func deleteRemovesTheRouteAndItsBuckets() async throws {
             try await withAppAndDatabase { client, database in
                 let token = try await client.register("ada")
-                let id = try await client.createStreamed(token, Fixture.track(2500))["id"] as! String
-                let other = try await client.createRoute(token, Fixture.track(5))["id"] as! String
+                let id = try await client.createStreamed(token, Fixture.track(2500)).requiredID()
+                let other = try await client.createRoute(token, Fixture.track(5)).requiredID()
                 let buckets = database.collection("points")
                 let stored = try await buckets.find(["route": .string(id)], sort: ["seq": 1], limit: 0)
                 // Two full buckets in `points`; the last 500 points are the route document's open tail.

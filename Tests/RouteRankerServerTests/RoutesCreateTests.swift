@@ -90,13 +90,13 @@ extension RouteTests {
                 #expect(summary["ended_at"] is NSNull)
                 #expect(summary[object: "stats"][number: "points"] == 25)
                 #expect(summary[object: "stats"]["elevation_gain_m"] is NSNull)
-                #expect(try await client.points(token, summary["id"] as! String) == points)
+                #expect(try await client.points(token, summary.requiredID()) == points)
 
                 let crlf = points.map(Fixture.json).joined(separator: "\r\n")  // and no final newline
                 let windows = try client.expectCreated(
                     await client.send(
                         .post, "/v1/routes", token: token, json: crlf, contentType: "application/x-ndjson"))
-                #expect(try await client.points(token, windows["id"] as! String) == points)
+                #expect(try await client.points(token, windows.requiredID()) == points)
             }
         }
 
@@ -110,7 +110,7 @@ extension RouteTests {
                 let summary = try client.expectCreated(created)
                 #expect(summary["name"] as? String == "Phone")
                 #expect(summary["activity"] as? String == "walk")
-                let points = try await client.points(token, summary["id"] as! String)
+                let points = try await client.points(token, summary.requiredID())
                 #expect(
                     points == [
                         TrackPoint(lat: 52.5, lon: 13.4, t: 1_700_000_000, ele: 34.5),
@@ -161,7 +161,7 @@ extension RouteTests {
                         .post, "/v1/routes", token: token, json: metadataOnly, contentType: "application/gpx+xml"))
                 #expect(named["name"] as? String == "Metadata name")
                 #expect(named["activity"] as? String == "other")
-                let points = try await client.points(token, summary["id"] as! String)
+                let points = try await client.points(token, summary.requiredID())
                 #expect(
                     points == [
                         TrackPoint(lat: 52.5, lon: 13.4, t: 1_700_000_000.125, ele: 40),

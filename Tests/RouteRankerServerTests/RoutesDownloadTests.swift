@@ -28,7 +28,7 @@ extension RouteTests {
                 Self.points, #""name":"Tea <& \"cake\">""#,
                 #""annotations":[{"lat":52.5,"lon":13.4,"t":1700000002.5,"text":"Start & go"}]"#)
             let summary = try client.expectCreated(await client.send(.post, "/v1/routes", token: token, json: body))
-            return (token, summary["id"] as! String)
+            return (token, try summary.requiredID())
         }
 
         func download(_ client: any TestClientProtocol, _ token: String, _ id: String, _ format: String) async throws
@@ -81,7 +81,7 @@ extension RouteTests {
                 // Uploading the download again gives the same points.
                 let again = try client.expectCreated(
                     await client.send(.post, "/v1/routes", token: token, json: text.text, contentType: "text/plain"))
-                #expect(try await client.points(token, again["id"] as! String) == Self.points.map(\.withoutAccuracy))
+                #expect(try await client.points(token, again.requiredID()) == Self.points.map(\.withoutAccuracy))
             }
         }
 
@@ -161,7 +161,7 @@ extension RouteTests {
         @Test func emptyRouteDownloadsAreValidDocuments() async throws {
             try await withApp { client in
                 let token = try await client.register("ada")
-                let id = try await client.createRoute(token)["id"] as! String
+                let id = try await client.createRoute(token).requiredID()
                 #expect(try await client.points(token, id) == [])
                 #expect(try await download(client, token, id, "text").text == "")
                 #expect(try await download(client, token, id, "csv").text == "lat,lon,t,ele\n")

@@ -13,7 +13,7 @@ extension RouteTests {
         {
             let token = try await client.register("ada")
             let first = TrackPoint(lat: 52.5, lon: 13.4, t: Fixture.t0)
-            let id = try await client.createRoute(token, [first], activity: activity, recording: true)["id"] as! String
+            let id = try await client.createRoute(token, [first], activity: activity, recording: true).requiredID()
             return (token, id, first)
         }
 
@@ -104,24 +104,24 @@ extension RouteTests {
                 p10b.ele = 1
                 let sent = [p30, p10, p20, p10b]
 
-                let sorted = try await client.createRoute(token, recording: true)["id"] as! String
+                let sorted = try await client.createRoute(token, recording: true).requiredID()
                 #expect(counts(try await client.appendPoints(token, sorted, sent)) == [3, 1, 0])
                 #expect(try await client.points(token, sorted) == [p10, p20, p30])
 
-                let streamed = try await client.createRoute(token, recording: true)["id"] as! String
+                let streamed = try await client.createRoute(token, recording: true).requiredID()
                 let ndjson = try await client.append(
                     token, streamed, Fixture.ndjson(sent), contentType: "application/x-ndjson")
                 #expect(counts(ndjson.json) == [1, 3, 0])
                 #expect(try await client.points(token, streamed) == [p30])
 
-                let text = try await client.createRoute(token, recording: true)["id"] as! String
+                let text = try await client.createRoute(token, recording: true).requiredID()
                 let phone = try await client.append(token, text, Fixture.text(sent), contentType: "text/plain")
                 #expect(counts(phone.json) == [1, 3, 0])
 
                 // On create too: a JSON body is sorted, a stream is not.
-                let created = try await client.createRoute(token, sent)["id"] as! String
+                let created = try await client.createRoute(token, sent).requiredID()
                 #expect(try await client.points(token, created) == [p10, p20, p30])
-                let createdStream = try await client.createStreamed(token, sent)["id"] as! String
+                let createdStream = try await client.createStreamed(token, sent).requiredID()
                 #expect(try await client.points(token, createdStream) == [p30])
             }
         }
@@ -146,7 +146,7 @@ extension RouteTests {
                     size = size % 37 + 5
                 }
                 let id =
-                    try await client.createRoute(token, name: "Live", activity: "run", recording: true)["id"] as! String
+                    try await client.createRoute(token, name: "Live", activity: "run", recording: true).requiredID()
                 var sums = [0, 0, 0]
                 for (i, batch) in batches.enumerated() {
                     let response: TestResponse
@@ -180,7 +180,7 @@ extension RouteTests {
                 #expect(finished["started_at"] as? String == once["started_at"] as? String)
                 #expect(finished["ended_at"] as? String == once["ended_at"] as? String)
                 let appended = try await client.points(token, id)
-                #expect(appended == (try await client.points(token, once["id"] as! String)))
+                #expect(appended == (try await client.points(token, once.requiredID())))
                 #expect(appended.count == sums[0])
             }
         }

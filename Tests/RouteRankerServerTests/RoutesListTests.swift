@@ -39,9 +39,19 @@ extension RouteTests {
             }
             func less(_ a: Any, _ b: Any) -> Bool {
                 if let x = a as? String, let y = b as? String { return x.utf8.lexicographicallyPrecedes(y.utf8) }
-                return (a as! Double) < (b as! Double)
+                guard let x = a as? Double, let y = b as? Double else {
+                    Issue.record("not comparable: \(a), \(b)")
+                    return false
+                }
+                return x < y
             }
-            let id = { (r: JSONObject) in r["id"] as! String }
+            let id = { (r: JSONObject) -> String in
+                guard let id = r["id"] as? String else {
+                    Issue.record("a route without an id: \(r)")
+                    return ""
+                }
+                return id
+            }
             let valued = routes.filter { value($0) != nil }.sorted { a, b in
                 let (x, y) = (value(a)!, value(b)!)
                 if less(x, y) || less(y, x) { return descending ? less(y, x) : less(x, y) }
@@ -105,8 +115,8 @@ extension RouteTests {
                 let oldest = try await client.createRoute(token, Fixture.track(3, t0: Fixture.t0 - 86400 * 30))
                 seen += try await walk(client, token, "sort=-started_at&limit=5", total: 15, from: cursor)
                 #expect(seen.count == Set(seen).count)
-                #expect(Set(seen) == Set(routes.map { $0["id"] as! String } + [oldest["id"] as! String]))
-                #expect(!seen.contains(newest["id"] as! String))
+                #expect(Set(seen) == Set(try routes.map { try $0.requiredID() } + [try oldest.requiredID()]))
+                #expect(!seen.contains(try newest.requiredID()))
             }
         }
 
@@ -145,7 +155,7 @@ extension RouteTests {
                     let start = Geodesic.direct(from: centre, azimuth: azimuth, distance: metres)
                     let summary = try await client.createRoute(
                         token, Fixture.track(3, from: start), name: "At \(metres)")
-                    starts[summary["id"] as! String] = metres
+                    starts[try summary.requiredID()] = metres
                 }
                 _ = try await client.createRoute(token, name: "No start")
                 _ = try await client.createRoute(bob, Fixture.track(3, from: centre), name: "Bob's")
@@ -164,7 +174,7 @@ extension RouteTests {
                     let exact = Geodesic.distance(
                         from: centre, to: Coordinate(lat: start[number: "lat"]!, lon: start[number: "lon"]!))
                     #expect(abs(item[number: "distance_from_m"]! - exact) < 1e-6)
-                    #expect(abs(exact - starts[item["id"] as! String]!) < 1e-3)
+                    #expect(abs(exact - starts[try item.requiredID()]!) < 1e-3)
                 }
                 #expect(try await near("1099.999").count == 3)
                 #expect(try await near("1100.001").count == 4)
@@ -184,7 +194,7 @@ extension RouteTests {
                 let pole = try await client.createRoute(token, [TrackPoint(lat: 89.999, lon: 180, t: Fixture.t0)])
                 let across = try await client.send(.get, "/v1/routes?near=0.5,-179.995&radius_m=2000", token: token)
                 let ids = (across.json["items"] as? [JSONObject] ?? []).compactMap { $0["id"] as? String }
-                #expect(Set(ids) == [east["id"] as! String, west["id"] as! String])
+                #expect(Set(ids) == [try east.requiredID(), try west.requiredID()])
                 let north = try await client.send(.get, "/v1/routes?near=89.999,0&radius_m=300", token: token)
                 let item = try #require((north.json["items"] as? [JSONObject])?.first)
                 #expect(item["id"] as? String == pole["id"] as? String)

@@ -26,7 +26,7 @@ extension RouteTests {
             try await withLiveApp { client, port in
                 let token = try await client.register("ada")
                 let points = Fixture.track(1500, interval: 2)
-                let id = try await client.createRoute(token, Array(points.prefix(10)), recording: true)["id"] as! String
+                let id = try await client.createRoute(token, Array(points.prefix(10)), recording: true).requiredID()
                 let ndjson = Array(Fixture.ndjson(Array(points[10..<1200])).utf8)
                 let chunks = Self.pieces(ndjson, every: 4999)
                 #expect(chunks.count > 40)
@@ -61,7 +61,7 @@ extension RouteTests {
                 let token = try await client.register("ada")
                 let points = Fixture.track(3000, interval: 1)
                 let id =
-                    try await client.createRoute(token, Array(points.prefix(300)), recording: true)["id"] as! String
+                    try await client.createRoute(token, Array(points.prefix(300)), recording: true).requiredID()
                 let before = try await client.summary(token, id)
                 let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/x-ndjson"]
                 // 2,500 complete lines (more than two buckets' worth), then the connection drops.

@@ -48,7 +48,7 @@ extension RouteTests {
                     .post, "/v1/routes?name=Big&activity=ride", token: token, json: body,
                     contentType: "application/x-ndjson")
                 let summary = try client.expectCreated(created)
-                let id = summary["id"] as! String
+                let id = try summary.requiredID()
                 let stats = summary[object: "stats"]
                 #expect(stats[number: "points"] == 5300)
                 #expect(stats[number: "duration_s"] == 5299)
@@ -69,7 +69,7 @@ extension RouteTests {
                 let summary = try client.expectCreated(
                     await client.send(
                         .post, "/v1/routes?name=Text", token: token, json: body, contentType: "text/plain"))
-                #expect(try await client.points(token, summary["id"] as! String) == points)
+                #expect(try await client.points(token, summary.requiredID()) == points)
             }
         }
 
@@ -86,7 +86,7 @@ extension RouteTests {
                 let streamed = try client.expectCreated(
                     await client.send(
                         .post, "/v1/routes", token: token, json: ndjson, contentType: "application/x-ndjson"))
-                #expect(try await client.points(token, streamed["id"] as! String) == points)
+                #expect(try await client.points(token, streamed.requiredID()) == points)
             }
         }
 
@@ -98,7 +98,7 @@ extension RouteTests {
                 for summary in [
                     try await client.createStreamed(token, points), try await client.createRoute(token, points),
                 ] {
-                    let id = summary["id"] as! String
+                    let id = try summary.requiredID()
                     #expect(summary[object: "stats"][number: "points"] == Double(count))
                     #expect(try await client.points(token, id) == points)
                     let sizes = try await bucketSizes(database, id)
@@ -111,7 +111,7 @@ extension RouteTests {
             try await withAppAndDatabase { client, database in
                 let token = try await client.register("ada")
                 let points = Fixture.track(2100, interval: 2)
-                let id = try await client.createRoute(token, recording: true)["id"] as! String
+                let id = try await client.createRoute(token, recording: true).requiredID()
                 let first = try await client.append(token, id, Fixture.jsonBody(Array(points[0..<700])))
                 let second = try await client.append(
                     token, id, Fixture.ndjson(Array(points[700..<1400])), contentType: "application/x-ndjson")
@@ -131,7 +131,7 @@ extension RouteTests {
             try await withApp { client in
                 let token = try await client.register("ada")
                 let points = Fixture.track(3200, interval: 1)
-                let id = try await client.createRoute(token, Array(points[0..<700]), recording: true)["id"] as! String
+                let id = try await client.createRoute(token, Array(points[0..<700]), recording: true).requiredID()
                 let before = try await client.summary(token, id)
                 let etag = try await client.send(.get, "/v1/routes/\(id)/points", token: token).headers[.eTag]
 
@@ -168,7 +168,7 @@ extension RouteTests {
         @Test func concurrentAppendsStoreEveryKeptPointExactlyOnce() async throws {
             try await withApp { client in
                 let token = try await client.register("ada")
-                let id = try await client.createRoute(token, recording: true)["id"] as! String
+                let id = try await client.createRoute(token, recording: true).requiredID()
                 // Eight writers whose times interleave along one straight 1 m/s line: whatever order the
                 // batches land in, nothing is a spike, and only arrival order decides what is a duplicate.
                 let tasks = 8

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import RouteRankerServer
 import TestSupport
+import Testing
 
 /// Runs `body` against a real application on its own fresh database in the test MongoDB.
 func withApp(
@@ -21,6 +22,13 @@ func withApp(
 
 /// A decoded JSON body, for assertions that name fields as the contract does.
 typealias JSONObject = [String: Any]
+
+extension Dictionary where Key == String, Value == Any {
+    /// The object's `id`: a test that gets an object without one fails here, not with a crash.
+    func requiredID(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try #require(self["id"] as? String, sourceLocation: sourceLocation)
+    }
+}
 
 extension TestResponse {
     var json: JSONObject {
