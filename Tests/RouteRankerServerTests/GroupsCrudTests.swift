@@ -85,7 +85,6 @@ import Testing
             var ids: [String] = []
             for name in ["First", "Second", "Third"] {
                 ids.append(try await client.newGroup(me, name, [route]))
-                try await Task.sleep(for: .milliseconds(3))  // distinct created_at
             }
             _ = try await client.newGroup(other, "Not mine", [])
 

@@ -13,7 +13,8 @@ func withLiveApp(_ body: @Sendable (any TestClientProtocol, Int) async throws ->
     var logger = Logger(label: "routeranker-test")
     logger.logLevel = .warning
     let configuration = AppConfiguration(
-        mongoDBURI: TestEnvironment.mongoURI, database: TestEnvironment.uniqueDatabaseName("server"))
+        mongoDBURI: TestEnvironment.mongoURI, database: TestEnvironment.uniqueDatabaseName("server"),
+        clock: .distinctMilliseconds())
     let app = try buildApplication(configuration, logger: logger)
     try await app.test(.live) { client in
         guard let port = client.port else { throw TestFailure("the live test client has no port") }

@@ -194,7 +194,8 @@ func withAppAndDatabase(
     logger.logLevel = .warning
     let name = TestEnvironment.uniqueDatabaseName("server")
     let app = try buildApplication(
-        AppConfiguration(mongoDBURI: TestEnvironment.mongoURI, database: name), logger: logger)
+        AppConfiguration(mongoDBURI: TestEnvironment.mongoURI, database: name, clock: .distinctMilliseconds()),
+        logger: logger)
     let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: logger, defaultPoolSize: 2)
     defer { mongo.shutdown() }
     let database = MongoDatabase(client: mongo, name: name)

@@ -93,7 +93,6 @@ import Testing
             var links: [(id: String, secret: String)] = []
             for _ in 0..<3 {
                 links.append(try await client.newLink(olga, route))
-                try await Task.sleep(for: .milliseconds(5))
             }
             let listed = try await client.send(.get, "/v1/routes/\(route)/links", token: olga)
             #expect(listed.status == .ok)

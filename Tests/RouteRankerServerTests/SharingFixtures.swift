@@ -171,6 +171,7 @@ func withApp(database: String, _ body: @Sendable (any TestClientProtocol) async 
     var logger = Logger(label: "routeranker-test")
     logger.logLevel = .warning
     let app = try buildApplication(
-        AppConfiguration(mongoDBURI: TestEnvironment.mongoURI, database: database), logger: logger)
+        AppConfiguration(
+            mongoDBURI: TestEnvironment.mongoURI, database: database, clock: .distinctMilliseconds()), logger: logger)
     try await app.test(.router, body)
 }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import RouteRankerServer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -15,9 +16,26 @@ func withApp(
 ) async throws {
     var logger = Logger(label: "routeranker-test")
     logger.logLevel = .warning
-    let configuration = AppConfiguration(mongoDBURI: uri, database: TestEnvironment.uniqueDatabaseName("server"))
+    let configuration = AppConfiguration(
+        mongoDBURI: uri, database: TestEnvironment.uniqueDatabaseName("server"), clock: .distinctMilliseconds())
     let app = try buildApplication(configuration, logger: logger)
     try await app.test(.router, body)
+}
+
+extension WallClock {
+    /// The real time, but never the same millisecond twice: records made one after another get
+    /// distinct timestamps (`created_at`, `shared_at`) without a test having to sleep for it.
+    static func distinctMilliseconds() -> WallClock {
+        let last = Mutex<Double>(0)
+        return WallClock {
+            let now = Date.now.timeIntervalSince1970
+            let ms = last.withLock { last in
+                last = max((now * 1000).rounded(.down), last + 1)
+                return last
+            }
+            return Date(timeIntervalSince1970: ms / 1000)
+        }
+    }
 }
 
 /// A decoded JSON body, for assertions that name fields as the contract does.
