@@ -95,6 +95,17 @@ let package = Package(
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // The command-line tool, run as an executable (`stats` on files, `compare` against a server).
+        .testTarget(
+            name: "routerankerTests",
+            dependencies: [
+                "routeranker",
+                "RouteRankerServer",
+                "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
     ],
