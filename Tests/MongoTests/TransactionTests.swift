@@ -1,8 +1,15 @@
+import Foundation
 import Mongo
+import Synchronization
 import Testing
 
 @Suite struct TransactionTests {
     struct Rollback: Error {}
+
+    /// A count shared by concurrent transaction bodies.
+    final class RunCount: Sendable {
+        let value = Mutex(0)
+    }
 
     @Test func commitMakesAllWritesVisible() async throws {
         try await TestDatabase.with("txc") { db in
@@ -59,12 +66,23 @@ import Testing
         try await TestDatabase.with("txr") { db in
             try await db.collection("counters").insertOne(["_id": "c", "n": 0])
             let workers = 6
+            // How often a transaction body ran: more runs than transactions means some were retried,
+            // i.e. a conflict really happened (without one the test would prove nothing).
+            let runs = RunCount()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<workers {
                     group.addTask {
                         try await db.transaction(maxAttempts: 20) { txn in
+                            runs.value.withLock { $0 += 1 }
                             let counters = txn.collection("counters")
                             let n = try counters.findOne(["_id": "c"])?.int("n") ?? -1
+                            // First attempts wait (up to 2 s) until every worker has read the
+                            // counter, so that several read the same value and must conflict.
+                            let arrived = runs.value.withLock { $0 }
+                            let deadline = Date.now.addingTimeInterval(2)
+                            while arrived <= workers, runs.value.withLock({ $0 }) < workers, Date.now < deadline {
+                                usleep(1000)
+                            }
                             try counters.updateOne(
                                 filter: ["_id": "c", "n": .int(n)], update: ["$set": ["n": .int(n + 1)]])
                         }
@@ -73,6 +91,7 @@ import Testing
                 try await group.waitForAll()
             }
             #expect(try await db.collection("counters").findOne(["_id": "c"])?.int("n") == workers)
+            #expect(runs.value.withLock { $0 } > workers, "no transaction conflicted, so no retry was exercised")
         }
     }
 }
