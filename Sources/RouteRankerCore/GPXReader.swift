@@ -28,7 +28,7 @@ public enum GPXReader {
     /// Parses `data`; a bad point throws ``FormatError`` with its index (n-th point read) and
     /// source line, a malformed document a `body` error.
     public static func read(_ data: Data) throws -> GPXDocument {
-        try refuseUnsafe(data)
+        try XMLSafety.refuseUnsafe(data, format: "GPX")
         let handler = GPXHandler()
         // Stream mode feeds libxml2 in chunks; handed all of a document over 10 MB at once, its
         // push parser stops with "Huge input lookup" (seen with swift-corelibs-foundation).
@@ -50,19 +50,6 @@ public enum GPXReader {
         return GPXDocument(
             name: handler.trackName ?? handler.metadataName ?? handler.topName, points: points,
             annotations: annotations)
-    }
-
-    /// Refuses DOCTYPE and ENTITY declarations, and encodings the byte check cannot see through.
-    static func refuseUnsafe(_ data: Data) throws {
-        let head = Array(data.prefix(4))
-        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0, 0])
-            || head.starts(with: [0x3C, 0]) || head.starts(with: [0, 0x3C])
-        {
-            throw FormatError.body("GPX must be encoded in UTF-8")
-        }
-        for marker in ["<!DOCTYPE", "<!ENTITY"] where data.range(of: Data(marker.utf8)) != nil {
-            throw FormatError.body("GPX with a DOCTYPE or entity declarations is not accepted")
-        }
     }
 }
 

@@ -11,7 +11,12 @@ public enum StrictJSON {
 
     /// Throws unless `bytes` is exactly one RFC 8259 JSON text.
     public static func validate(_ bytes: some Collection<UInt8>) throws {
-        var scanner = Scanner(bytes: Array(bytes))
+        let array = Array(bytes)
+        // RFC 8259 §8.1: JSON text is UTF-8. (Found by fuzzing: a 0xFF inside a string passed.)
+        guard String(validating: array, as: UTF8.self) != nil else {
+            throw FormatError.body("the body is not valid JSON: it is not UTF-8")
+        }
+        var scanner = Scanner(bytes: array)
         try scanner.document()
     }
 

@@ -34,7 +34,7 @@ public enum TCXReader {
     /// ``FormatError`` with its index among positioned trackpoints, a malformed document a `body`
     /// error.
     public static func read(_ data: Data) throws -> TCXDocument {
-        try refuseUnsafe(data)
+        try XMLSafety.refuseUnsafe(data, format: "TCX")
         let handler = TCXHandler()
         let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
@@ -78,17 +78,5 @@ public enum TCXReader {
             rest = rest[end.upperBound...]
         }
         return false
-    }
-
-    static func refuseUnsafe(_ data: Data) throws {
-        let head = Array(data.prefix(4))
-        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0, 0])
-            || head.starts(with: [0x3C, 0]) || head.starts(with: [0, 0x3C])
-        {
-            throw FormatError.body("TCX must be encoded in UTF-8")
-        }
-        for marker in ["<!DOCTYPE", "<!ENTITY"] where data.range(of: Data(marker.utf8)) != nil {
-            throw FormatError.body("TCX with a DOCTYPE or entity declarations is not accepted")
-        }
     }
 }

@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+// libFuzzer targets for the parsers of untrusted input (scripts/fuzz builds and runs them). A package
+// of its own, so that the main build is unchanged: unsafe flags are allowed only in a root package.
+// Core's sources are compiled here a second time (through a symlink) with the fuzzer's coverage
+// instrumentation, so libFuzzer is guided by the parsers' own branches, not only the harness's.
+import PackageDescription
+
+let fuzzFlags: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+
+let package = Package(
+    name: "RouteRankerFuzz",
+    targets: [
+        .systemLibrary(name: "CProj", path: "Sources/CProj", pkgConfig: "proj"),
+        .target(
+            name: "RouteRankerCore", dependencies: ["CProj"], path: "Sources/RouteRankerCore", swiftSettings: fuzzFlags),
+        .executableTarget(
+            name: "FuzzTargets",
+            dependencies: ["RouteRankerCore"],
+            swiftSettings: fuzzFlags,
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
