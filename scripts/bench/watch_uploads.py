@@ -52,7 +52,7 @@ def main():
     args = parser.parse_args()
     url = urllib.parse.urlparse(args.server)
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
-    conn.request("POST", "/v1/users", body=json.dumps({"id": "watch", "name": "Watch"}),
+    conn.request("POST", "/v1/users", body=json.dumps({"id": f"watch-{os.getpid()}", "name": "Watch"}),
                  headers={"Content-Type": "application/json"})
     token = json.loads(conn.getresponse().read())["token"]
     points = list(make_points(args.points))
