@@ -30,12 +30,7 @@ public enum GPXReader {
     public static func read(_ data: Data) throws -> GPXDocument {
         try XMLSafety.refuseUnsafe(data, format: "GPX")
         let handler = GPXHandler()
-        // Stream mode feeds libxml2 in chunks; handed all of a document over 10 MB at once, its
-        // push parser stops with "Huge input lookup" (seen with swift-corelibs-foundation).
-        let parser = XMLParser(stream: InputStream(data: data))
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = handler
+        let parser = XMLSafety.parser(data, delegate: handler)
         handler.parser = parser
         let ok = parser.parse()
         if let error = handler.error { throw error }

@@ -7,22 +7,8 @@ public enum ImportNaming {
         return "\(sport) \(utcDate(firstTime))"
     }
 
-    /// `YYYY-MM-DD` of Unix time `t` in UTC (proleptic Gregorian calendar, days-from-civil inverse).
+    /// `YYYY-MM-DD` of Unix time `t` in UTC: the date part of its RFC 3339 form.
     public static func utcDate(_ t: Double) -> String {
-        let days = Int((t / 86_400).rounded(.down))
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ n: Int, _ width: Int) -> String {
-            let s = String(n)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        String(RFC3339.format((t / 86_400).rounded(.down) * 86_400).prefix(10))
     }
 }

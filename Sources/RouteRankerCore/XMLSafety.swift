@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 /// The checks an XML upload (GPX, TCX) passes before Foundation's `XMLParser` sees a byte.
 enum XMLSafety {
     /// Refuses DOCTYPE and ENTITY declarations (no entity expansion, no external loads) and
@@ -17,5 +21,16 @@ enum XMLSafety {
         for marker in ["<!DOCTYPE", "<!ENTITY"] where data.range(of: Data(marker.utf8)) != nil {
             throw FormatError.body("\(format) with a DOCTYPE or entity declarations is not accepted")
         }
+    }
+
+    /// A parser over `data` that resolves no external entity, with namespaces processed. Stream
+    /// mode feeds libxml2 in chunks; handed all of a document over 10 MB at once, its push parser
+    /// stops with "Huge input lookup" (seen with swift-corelibs-foundation).
+    static func parser(_ data: Data, delegate: any XMLParserDelegate) -> XMLParser {
+        let parser = XMLParser(stream: InputStream(data: data))
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = delegate
+        return parser
     }
 }
