@@ -14,4 +14,14 @@ import Testing
         #expect(throws: FormatError.self) { try TCXReader.read(data) }
         #expect(throws: FormatError.self) { try RouteFile.read(data, fileName: "upload") }
     }
+
+    /// FoundationXML passed the null data of `<?target?>` to `strlen`; such documents are refused.
+    @Test func processingInstructionWithoutDataIsRefusedBeforeParsing() throws {
+        let data = try TestData.data("fuzz/gpx-empty-processing-instruction.gpx")
+        #expect(throws: FormatError.self) { try GPXReader.read(data) }
+        #expect(throws: FormatError.self) { try TCXReader.read(data) }
+        let gpx = Data(#"<?xml version="1.0"?><gpx><?note ?><trk/></gpx>"#.utf8)
+        #expect(throws: FormatError.self) { try GPXReader.read(gpx) }
+        #expect(!XMLSafety.hasEmptyProcessingInstruction(Data(#"<?xml version="1.0"?><?style href="a"?><gpx/>"#.utf8)))
+    }
 }
