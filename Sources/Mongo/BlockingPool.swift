@@ -1,22 +1,41 @@
 import Foundation
 
 /// A fixed set of threads that run blocking jobs (libmongoc calls) off Swift's cooperative executor
-/// and off any event loop. Sized to the client pool, so a job never waits for a client.
+/// and off any event loop. Sized to the client pool, so a job never waits for a client. At most
+/// `maxWaiting` jobs wait for a thread: beyond that a flood is refused at once instead of queueing
+/// without bound (each waiting job holds a suspended request and its memory).
 ///
-/// `@unchecked Sendable`: all mutable state (`jobs`, `isShutDown`) is read and written only while
+/// `@unchecked Sendable`: all mutable state (`jobs`, `idleThreads`, `isShutDown`) is read and written only while
 /// holding `condition`'s lock; the threads are started once in `init` and only joined afterwards.
 final class BlockingPool: @unchecked Sendable {
     typealias Job = @Sendable () -> Void
 
+    /// What became of a submitted job.
+    enum Submission: Equatable {
+        /// Queued; it will run.
+        case accepted
+        /// Dropped: `maxWaiting` jobs are already waiting.
+        case full
+        /// Dropped: `shutdown()` has begun.
+        case shutDown
+    }
+
+    /// The most jobs that may wait for a thread (running ones not counted).
+    let maxWaiting: Int
     private let condition = NSCondition()
     private var jobs: [Job] = []
     private var nextJob = 0
+    /// Threads blocked waiting for a job: queued jobs up to this many do not wait for a thread.
+    private var idleThreads = 0
     private var isShutDown = false
     private let finished = DispatchGroup()
 
-    /// Starts `threadCount` threads named `name-1`, `name-2`, ….
-    init(threadCount: Int, name: String) {
+    /// Starts `threadCount` threads named `name-1`, `name-2`, …, with room for `maxWaiting` jobs
+    /// waiting for one of them.
+    init(threadCount: Int, maxWaiting: Int, name: String) {
         precondition(threadCount > 0, "a blocking pool needs at least one thread")
+        precondition(maxWaiting >= 0, "maxWaiting cannot be negative")
+        self.maxWaiting = maxWaiting
         for i in 1...threadCount {
             finished.enter()
             let thread = Thread { [self] in
@@ -28,14 +47,15 @@ final class BlockingPool: @unchecked Sendable {
         }
     }
 
-    /// Queues `job`; false (and the job is dropped) once `shutdown()` has begun.
-    func submit(_ job: @escaping Job) -> Bool {
+    /// Queues `job`, unless the pool is shut down or `maxWaiting` jobs are already waiting.
+    func submit(_ job: @escaping Job) -> Submission {
         condition.lock()
         defer { condition.unlock() }
-        guard !isShutDown else { return false }
+        guard !isShutDown else { return .shutDown }
+        guard jobs.count - nextJob - idleThreads < maxWaiting else { return .full }
         jobs.append(job)
         condition.signal()
-        return true
+        return .accepted
     }
 
     /// Refuses new jobs, lets the threads finish every queued one, and waits for them to exit.
@@ -60,7 +80,9 @@ final class BlockingPool: @unchecked Sendable {
         defer { condition.unlock() }
         while nextJob == jobs.count {
             if isShutDown { return nil }
+            idleThreads += 1
             condition.wait()
+            idleThreads -= 1
         }
         let job = jobs[nextJob]
         nextJob += 1

@@ -41,8 +41,13 @@ public final class MongoClient: Service, @unchecked Sendable {
     ///   - logger: for this client's own messages (libmongoc's go to the `Mongo.libmongoc` logger).
     ///   - appName: sent to the server in the handshake, unless the URI sets `appname`.
     ///   - defaultPoolSize: the number of clients and threads when the URI has no `maxPoolSize`.
+    ///   - maxWaitingPerClient: how many operations may wait for a free client, per client; past
+    ///     that, operations throw `.overloaded` at once (`waitQueueMultiple` in other drivers).
     /// - Throws: `MongoError.other` for an invalid URI.
-    public init(uri: String, logger: Logger, appName: String = "RouteRanker", defaultPoolSize: Int = 8) throws {
+    public init(
+        uri: String, logger: Logger, appName: String = "RouteRanker", defaultPoolSize: Int = 8,
+        maxWaitingPerClient: Int = 32
+    ) throws {
         MongoRuntime.initializeOnce()
         var error = bson_error_t()
         guard let parsed = mongoc_uri_new_with_error(uri, &error) else {
@@ -77,7 +82,7 @@ public final class MongoClient: Service, @unchecked Sendable {
         self.poolSize = size
         self.logger = logger
         self.handle = PoolHandle(pointer: pool)
-        self.threads = BlockingPool(threadCount: size, name: "mongo")
+        self.threads = BlockingPool(threadCount: size, maxWaiting: size * maxWaitingPerClient, name: "mongo")
     }
 
     deinit {
@@ -108,13 +113,16 @@ public final class MongoClient: Service, @unchecked Sendable {
     func withClient<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
         let handle = self.handle  // captured instead of self, so the last release never runs on a pool thread
         return try await withCheckedThrowingContinuation { continuation in
-            let accepted = threads.submit {
+            let submission = threads.submit {
                 let client = mongoc_client_pool_pop(handle.pointer)!
                 let result = Result { try body(client) }
                 mongoc_client_pool_push(handle.pointer, client)
                 continuation.resume(with: result)
             }
-            if !accepted {
+            switch submission {
+            case .accepted: break
+            case .full: continuation.resume(throwing: MongoError.overloaded(waiting: threads.maxWaiting))
+            case .shutDown:
                 continuation.resume(throwing: MongoError.unavailable(message: "the MongoDB client is shut down"))
             }
         }

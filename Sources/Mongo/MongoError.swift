@@ -10,6 +10,9 @@ public enum MongoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// failed, the network failed or timed out, the primary stepped down or is shutting down, or the
     /// majority write concern could not be confirmed. Retrying later may succeed.
     case unavailable(message: String)
+    /// Refused without trying: `waiting` operations already wait for a free client. Retrying
+    /// later may succeed.
+    case overloaded(waiting: Int)
     /// Anything else: a server error `code` (with `domain` nil for errors raised by this wrapper, e.g.
     /// a document that cannot be encoded) or a libmongoc `domain`/`code` pair.
     case other(code: Int, domain: Int?, message: String)
@@ -19,6 +22,7 @@ public enum MongoError: Error, Sendable, Equatable, CustomStringConvertible {
         case .duplicateKey(let message): "duplicate key: \(message)"
         case .notFound: "namespace not found"
         case .unavailable(let message): "database unavailable: \(message)"
+        case .overloaded(let waiting): "too many operations waiting for a database connection (\(waiting))"
         case .other(let code, let domain, let message):
             "MongoDB error \(code)\(domain.map { " (domain \($0))" } ?? ""): \(message)"
         }

@@ -71,6 +71,17 @@ public struct APIError: Error, Sendable, Equatable {
         .serviceUnavailable, "unavailable", "the database is unreachable; try again shortly",
         headers: [.retryAfter: String(Limits.retryAfterSeconds)])
 
+    /// Too many requests already wait for a database connection: refused at once, so that a flood
+    /// costs neither unbounded memory nor everyone's latency.
+    static let overloaded = APIError(
+        .serviceUnavailable, "unavailable", "too many requests are waiting for the database; try again shortly",
+        headers: [.retryAfter: String(Limits.retryAfterSeconds)])
+
+    /// Work stopped because the client went away (nginx's 499); only logs and metrics see it.
+    static let clientClosed = APIError(
+        HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"), "client_closed",
+        "the client closed the connection")
+
     static let `internal` = APIError(.internalServerError, "internal", "an unexpected error occurred")
 
     /// The one `404` of each resource kind whose existence is never revealed: absent and not
@@ -112,6 +123,10 @@ extension APIError {
             self = .payloadTooLarge("a route may hold at most \(error.limit) points")
         case MongoError.unavailable:
             self = .unavailable
+        case MongoError.overloaded:
+            self = .overloaded
+        case is CancellationError:
+            self = .clientClosed
         case let error as HTTPError where error.status == .contentTooLarge:
             self = .payloadTooLarge()
         case let error as HTTPError where error.status == .notFound:

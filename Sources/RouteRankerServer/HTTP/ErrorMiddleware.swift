@@ -25,7 +25,7 @@ struct ErrorMiddleware: RouterMiddleware {
                 context.logger.error(
                     "request failed",
                     metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
-            } else if mapped == .unavailable {
+            } else if mapped == .unavailable || mapped == .overloaded {
                 context.logger.warning("database unavailable", metadata: ["error": "\(error)"])
             }
             return try mapped.response(from: request, context: context)
