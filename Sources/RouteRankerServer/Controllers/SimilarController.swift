@@ -7,11 +7,14 @@ struct SimilarController: Sendable {
     let visibility: Visibility
     let similar: SimilarRoutes
 
-    struct Result: APIResponse {
+    struct Result: Encodable {
         var items: [SimilarRoute]
     }
 
-    func similar(_ request: Request, _ context: AppRequestContext) async throws -> Result {
+    /// Matching costs up to seconds of CPU, so it stops when the client goes away: Hummingbird
+    /// cancels the work once the connection's inbound side closes, and then closes the connection
+    /// after the answer, which therefore says `Connection: close`.
+    func similar(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<Result> {
         let user = try await auth.user(request)
         let route = try await visibility.readable(try context.parameters.require("id"), by: user)
         var maxM: Double?
@@ -22,6 +25,10 @@ struct SimilarController: Sendable {
             maxM = value
         }
         let bound = try SimilarRoutes.validMaxM(maxM)
-        return Result(items: SimilarRoutes.ranked(try await similar.matches(of: route, for: user, maxM: bound)))
+        let matches = try await request.body.consumeWithCancellationOnInboundClose { _ in
+            try await similar.matches(of: route, for: user, maxM: bound)
+        }
+        return JSONResponse(
+            status: .ok, headers: [.connection: "close"], body: Result(items: SimilarRoutes.ranked(matches)))
     }
 }
