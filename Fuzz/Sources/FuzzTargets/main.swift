@@ -70,6 +70,30 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         precondition(RFC3339.parse(RFC3339.format(t)) == t, "a formatted time did not read back")
     },
     "route-file": { bytes in _ = try? RouteFile.read(Data(bytes), fileName: "upload") },
+    // The server's parsers of untrusted input (their files are linked into Server/).
+    "cursor": { bytes in
+        guard let cursor = Cursor(encoded: String(decoding: bytes, as: UTF8.self)) else { return }
+        precondition(Cursor(encoded: cursor.encoded) == cursor, "a cursor did not survive encoding")
+    },
+    "authorization": { bytes in
+        guard let token = BearerToken.parse(String(decoding: bytes, as: UTF8.self)) else { return }
+        precondition(!token.isEmpty && token.utf8.count <= BearerToken.maxBytes, "an impossible token")
+        precondition(BearerToken.parse("Bearer " + token) == token, "a token did not read back")
+    },
+    "privacy-zones": { bytes in
+        guard (try? StrictJSON.validate(bytes)) != nil,
+            let list = try? JSONDecoder().decode(PrivacyZoneList.self, from: Data(bytes))
+        else { return }
+        precondition(list.zones.count <= 10, "more than 10 zones accepted")
+        for zone in list.zones {
+            precondition(abs(zone.lat) <= 90 && abs(zone.lon) <= 180 && (100...2000).contains(zone.radiusM))
+        }
+    },
+    "group-body": { bytes in
+        guard (try? StrictJSON.validate(bytes)) != nil else { return }
+        _ = try? JSONDecoder().decode(GroupCreateRequest.self, from: Data(bytes))
+        _ = try? JSONDecoder().decode(GroupChangeRequest.self, from: Data(bytes))
+    },
 ]
 
 /// libFuzzer's runtime references this symbol even when it is driven through `LLVMFuzzerRunDriver`.

@@ -17,12 +17,8 @@ struct Authenticator: Sendable {
         return user
     }
 
-    /// The token of a `Bearer` authorization; the scheme is matched case-insensitively.
+    /// The token of the request's `Authorization: Bearer` header, if well formed.
     static func bearerToken(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty || token.utf8.count > 256 ? nil : token
+        BearerToken.parse(request.headers[.authorization])
     }
 }

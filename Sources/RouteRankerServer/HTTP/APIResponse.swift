@@ -53,4 +53,5 @@ struct Page<Item: Encodable>: APIResponse {
 }
 
 extension UserView: APIResponse {}
+extension PrivacyZoneList: APIResponse {}
 extension TokenView: APIResponse {}

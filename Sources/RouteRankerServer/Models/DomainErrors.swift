@@ -1,3 +1,5 @@
+// No Hummingbird here: Fuzz/Sources/FuzzTargets/Server links this file, to fuzz what uses it.
+
 /// Errors of the domain, thrown below the controllers; `APIError(mapping:)` turns each into the
 /// contract's answer.
 

@@ -1,5 +1,7 @@
 import Foundation
 
+// No Hummingbird here: Fuzz/Sources/FuzzTargets/Server links this file, to fuzz what uses it.
+
 /// base64url without padding (RFC 4648 §5): tokens, link secrets and list cursors.
 enum Base64URL {
     static func encode(_ data: some Sequence<UInt8>) -> String {

@@ -1,0 +1,1 @@
+../../../../Sources/RouteRankerServer/Auth/BearerToken.swift

@@ -1,0 +1,1 @@
+../../../../Sources/RouteRankerServer/Models/GroupRequests.swift

@@ -1,0 +1,1 @@
+../../../../Sources/RouteRankerServer/Support/TextEncodings.swift
