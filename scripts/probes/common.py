@@ -1,0 +1,230 @@
+"""What every reliability probe needs: a SecantusDB that can be killed and restarted on its data,
+RouteRanker server processes, and plain HTTP (stdlib only, so that a cut connection is seen as it
+happens). Each probe starts its own database and servers on free ports and stops them on exit."""
+
+import http.client
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+NAME = os.path.splitext(os.path.basename(sys.argv[0]))[0]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+VENV = os.path.join(ROOT, ".venv", "bin")
+
+
+class ProbeFailure(Exception):
+    """A broken guarantee: the probe reports it and exits non-zero."""
+
+
+def check(condition, message):
+    if not condition:
+        raise ProbeFailure(message)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_binary():
+    if os.environ.get("ROUTERANKER_BIN"):
+        return os.environ["ROUTERANKER_BIN"]
+    path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return os.path.join(path.stdout.strip(), "routeranker")
+
+
+class Database:
+    """A SecantusDB on its own data folder; `kill()` is SIGKILL, `start()` reuses the data."""
+
+    def __init__(self, workdir):
+        self.port = free_port()
+        self.path = os.path.join(workdir, "db")
+        self.log = open(os.path.join(workdir, "db.log"), "ab")
+        self.process = None
+
+    @property
+    def uri(self):
+        return (f"mongodb://127.0.0.1:{self.port}/?serverSelectionTimeoutMS=2000"
+                "&connectTimeoutMS=2000&socketTimeoutMS=20000")
+
+    def start(self):
+        os.makedirs(self.path, exist_ok=True)
+        self.process = subprocess.Popen(
+            [os.path.join(VENV, "secantusd-py"), "--host", "127.0.0.1", "--port", str(self.port),
+             "--storage-path", self.path, "--log-level", "WARNING"],
+            stdout=self.log, stderr=self.log)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            check(self.process.poll() is None, "SecantusDB exited at start")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise ProbeFailure("SecantusDB did not listen within 30 s")
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Server:
+    """A RouteRanker server process on `database`."""
+
+    def __init__(self, workdir, database, name="server", uri_options=""):
+        self.port = free_port()
+        self.database = database
+        self.uri_options = uri_options
+        self.log = open(os.path.join(workdir, f"{name}.log"), "ab")
+        self.process = None
+
+    def start(self):
+        env = dict(os.environ, MONGODB_URI=self.database.uri + self.uri_options)
+        self.process = subprocess.Popen(
+            [server_binary(), "serve", "--port", str(self.port), "--database", "probe", "--log-level", "warning"],
+            stdout=self.log, stderr=self.log, env=env)
+        self.wait_ready()
+
+    def wait_ready(self, seconds=60):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            check(self.process.poll() is None, f"the server exited (status {self.process.returncode})")
+            try:
+                if request(self.port, "GET", "/readyz", timeout=2)[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise ProbeFailure(f"the server was not ready within {seconds} s")
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def request(port, method, path, body=None, token=None, content_type=None, headers=None, timeout=30):
+    """One request on a new connection: (status, headers, body bytes). `body` may be bytes or an
+    iterable of bytes (sent chunked)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        sent = dict(headers or {})
+        if token:
+            sent["Authorization"] = f"Bearer {token}"
+        if content_type:
+            sent["Content-Type"] = content_type
+        chunked = body is not None and not isinstance(body, (bytes, bytearray))
+        connection.request(method, path, body=body, headers=sent, encode_chunked=chunked)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def json_request(port, method, path, value=None, token=None, expect=None, headers=None, timeout=30):
+    body = None if value is None else json.dumps(value).encode()
+    status, answer_headers, data = request(
+        port, method, path, body, token, "application/json" if body is not None else None, headers, timeout)
+    if expect is not None:
+        check(status in (expect if isinstance(expect, tuple) else (expect,)),
+              f"{method} {path}: expected {expect}, got {status} {data[:300]!r}")
+    return status, (json.loads(data) if data and answer_headers.get("Content-Type", "").startswith(
+        "application/json") else None)
+
+
+def register(port, user_id, friends=()):
+    _, body = json_request(port, "POST", "/v1/users", {"id": user_id, "name": user_id, "friends": list(friends)},
+                           expect=201)
+    return body["token"]
+
+
+class Walker:
+    """Points of a plausible run (about 3 m/s), with strictly increasing times, continuing forever."""
+
+    def __init__(self, seed, t0=1_700_000_000.0):
+        self.random = random.Random(seed)
+        self.lat, self.lon, self.t = 52.5, 13.4, t0
+
+    def take(self, n):
+        points = []
+        for _ in range(n):
+            self.t += 1.0
+            self.lat += self.random.uniform(0.000005, 0.00002)
+            self.lon += self.random.uniform(-0.00001, 0.00002)
+            points.append({"lat": round(self.lat, 7), "lon": round(self.lon, 7), "t": self.t,
+                           "ele": round(self.random.uniform(30, 40), 1)})
+        return points
+
+
+def ndjson_chunks(points, per_chunk=200):
+    for i in range(0, len(points), per_chunk):
+        yield "".join(json.dumps(p) + "\n" for p in points[i:i + per_chunk]).encode()
+
+
+def download(port, route, token, fmt="json"):
+    status, headers, data = request(port, "GET", f"/v1/routes/{route}/points?format={fmt}", token=token, timeout=60)
+    check(status == 200, f"download {fmt}: {status} {data[:200]!r}")
+    return data
+
+
+def stored_times(port, route, token):
+    """The route's point times from the JSON download, checked well formed and strictly increasing,
+    and checked against the GPX download's count."""
+    points = json.loads(download(port, route, token))["points"]
+    times = [p["t"] for p in points]
+    check(all(a < b for a, b in zip(times, times[1:])), "stored points are not strictly increasing (a duplicate?)")
+    import xml.etree.ElementTree as ElementTree
+    gpx = ElementTree.fromstring(download(port, route, token, "gpx"))
+    count = sum(1 for element in gpx.iter() if element.tag.endswith("trkpt"))
+    check(count == len(times), f"the GPX download has {count} points, the JSON one {len(times)}")
+    return times
+
+
+def summary_points(port, route, token):
+    _, body = json_request(port, "GET", f"/v1/routes/{route}", token=token, expect=200)
+    return body["stats"]["points"]
+
+
+def run(probe):
+    """Runs `probe(workdir, processes)`; prints its summary line or the failure; exits accordingly."""
+    workdir = tempfile.mkdtemp(prefix=f"routeranker-probe-{probe.__name__}-")
+    processes = []
+    started = time.monotonic()
+    status = 0
+    try:
+        summary = probe(workdir, processes)
+        print(f"{NAME:<14} ok      {summary} ({time.monotonic() - started:.0f} s)")
+    except ProbeFailure as failure:
+        print(f"{NAME:<14} FAILED  {failure} (logs kept in {workdir})")
+        status = 1
+    finally:
+        for process in reversed(processes):
+            process.stop()
+        if status == 0:
+            shutil.rmtree(workdir, ignore_errors=True)
+    sys.exit(status)
