@@ -16,6 +16,9 @@ struct RouteListController: Sendable {
         if request.query["near"] != nil {
             return try await near(request, user: user)
         }
+        guard request.query["radius_m"] == nil else {
+            throw APIError.invalid("'radius_m' is only meaningful with 'near'", field: "radius_m")
+        }
         let sortParameter = request.query["sort"] ?? "-started_at"
         let descending = sortParameter.hasPrefix("-")
         let key = descending ? String(sortParameter.dropFirst()) : sortParameter
