@@ -32,6 +32,15 @@ public enum DiscreteFrechet {
     public static func distance(
         _ p: ResampledPath, _ q: ResampledPath, bound: Double = .infinity, cellLimit: Int = defaultCellLimit
     ) -> Double? {
+        var scanned = 0
+        return distance(p, q, bound: bound, cellLimit: cellLimit, scanned: &scanned)
+    }
+
+    /// `distance(_:_:bound:cellLimit:)`, adding the cells it scanned (at most about twice
+    /// `cellLimit`) to `scanned`: for callers that bound the total work of many comparisons.
+    public static func distance(
+        _ p: ResampledPath, _ q: ResampledPath, bound: Double, cellLimit: Int, scanned: inout Int
+    ) -> Double? {
         guard !p.isEmpty, !q.isEmpty, bound >= 0 else { return nil }
         // Cheap exits first: the coupling must pair starts with starts and ends with ends.
         guard Geodesic.distance(from: p[0], to: q[0]) <= bound,
@@ -39,7 +48,7 @@ public enum DiscreteFrechet {
         else { return nil }
         // Rows run over the longer path, so the two rows have the shorter one's length.
         let (outer, inner) = p.count >= q.count ? (p, q) : (q, p)
-        switch search(outer, inner, bound: bound, cellLimit: max(1, cellLimit)) {
+        switch search(outer, inner, bound: bound, cellLimit: max(1, cellLimit), scanned: &scanned) {
         case .found(let d): return d
         case .beyondBound: return nil
         case .overLimit:
@@ -50,7 +59,7 @@ public enum DiscreteFrechet {
             {
                 k += 1
             }
-            let thinned = search(thin(outer, k), thin(inner, k), bound: bound, cellLimit: .max)
+            let thinned = search(thin(outer, k), thin(inner, k), bound: bound, cellLimit: .max, scanned: &scanned)
             if case .found(let d) = thinned { return d }
             return nil
         }
@@ -67,12 +76,16 @@ public enum DiscreteFrechet {
         case overLimit
     }
 
-    /// The banded dynamic programme; `inner` gives the row length.
-    static func search(_ outer: ResampledPath, _ inner: ResampledPath, bound: Double, cellLimit: Int) -> Outcome {
+    /// The banded dynamic programme; `inner` gives the row length. Adds the cells it scanned to
+    /// `scanned`.
+    static func search(
+        _ outer: ResampledPath, _ inner: ResampledPath, bound: Double, cellLimit: Int, scanned: inout Int
+    ) -> Outcome {
         let m = inner.count
         var prev = [Double](repeating: .infinity, count: m)
         var cur = [Double](repeating: .infinity, count: m)
         var cells = 0
+        defer { scanned += cells }
         // Row 0: only leftward moves.
         var lo = 0
         var hi = -1

@@ -117,10 +117,14 @@ import Testing
         let exact = try #require(DiscreteFrechet.distance(p, q, bound: 100))
         let limit = 2_000
         let k = Int((Double(p.count * q.count) / Double(limit)).squareRoot().rounded(.up))
-        let approx = try #require(DiscreteFrechet.distance(p, q, bound: 100, cellLimit: limit))
+        var scanned = 0
+        let approx = try #require(DiscreteFrechet.distance(p, q, bound: 100, cellLimit: limit, scanned: &scanned))
         let (outer, inner) = p.count >= q.count ? (p, q) : (q, p)
-        #expect(DiscreteFrechet.search(outer, inner, bound: 100, cellLimit: limit) == .overLimit)
-        #expect(DiscreteFrechet.search(outer, inner, bound: 100, cellLimit: .max) == .found(exact))
+        var ignored = 0
+        #expect(DiscreteFrechet.search(outer, inner, bound: 100, cellLimit: limit, scanned: &ignored) == .overLimit)
+        #expect(DiscreteFrechet.search(outer, inner, bound: 100, cellLimit: .max, scanned: &ignored) == .found(exact))
         #expect(abs(approx - exact) <= 10 * Double(k + 1))
+        // The work is reported, and bounded by about twice the limit (the first try, then the thinned one).
+        #expect(scanned > limit && scanned <= 2 * limit + outer.count + inner.count)
     }
 }

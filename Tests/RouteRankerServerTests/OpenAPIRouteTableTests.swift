@@ -34,6 +34,7 @@ import Testing
         let document = try OpenAPIDocument.load()
         let controllers = Controllers(
             database: MongoDatabase(client: client, name: "unused"), clock: .system,
+            similarCellBudget: AppConfiguration().similarCellBudget,
             registry: PrometheusCollectorRegistry(), openAPIDocument: document)
         let served = Set(routeTable(controllers).map { "\($0.method.rawValue) \($0.path)" })
         let documented = Self.documented(String(decoding: document, as: UTF8.self))

@@ -95,6 +95,29 @@ import Testing
         }
     }
 
+    /// One request scans at most the configured number of Fréchet cells over all its pairs; more
+    /// is a `422` naming the candidates and telling what to change, never minutes of CPU.
+    @Test func theWorkOfOneRequestIsBounded() async throws {
+        // 1 km paths resampled every 10 m (101 samples): at max_m=10000 a pair fills the whole
+        // table, ~10,200 cells. A budget of 25,000 takes the anchor with itself and one more.
+        try await withApp(configure: { $0.similarCellBudget = 25_000 }) { client in
+            let me = try await client.register("me")
+            let anchor = try await client.newGroupRoute(me, "Path", Self.path)
+            _ = try await client.newGroupRoute(me, "Again", F.noisy(Self.path))
+            #expect(try await client.similarRoutes(me, anchor, maxM: "10000").status == .ok)
+            for name in ["Third", "Fourth", "Fifth"] {
+                _ = try await client.newGroupRoute(me, name, F.noisy(Self.path))
+            }
+            let response = try await client.similarRoutes(me, anchor, maxM: "10000")
+            #expect(response.status == .unprocessableContent)
+            #expect(response.errorCode == "unprocessable")
+            #expect(response.text.contains("max_m"))
+            #expect(response.json[object: "error"][number: "candidates"] == 5)
+            // The narrow default band costs a fraction of that: the same routes are compared.
+            #expect(F.items(try await client.similarRoutes(me, anchor)).count == 5)
+        }
+    }
+
     @Test func friendsSharedRoutesAreCandidatesStrangersAreNot() async throws {
         try await withApp { client in
             let me = try await client.register("me")

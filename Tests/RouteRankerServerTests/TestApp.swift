@@ -12,12 +12,14 @@ import Testing
 /// Runs `body` against a real application on its own fresh database in the test MongoDB.
 func withApp(
     uri: String = TestEnvironment.mongoURI,
+    configure: (inout AppConfiguration) -> Void = { _ in },
     _ body: @Sendable (any TestClientProtocol) async throws -> Void
 ) async throws {
     var logger = Logger(label: "routeranker-test")
     logger.logLevel = .warning
-    let configuration = AppConfiguration(
+    var configuration = AppConfiguration(
         mongoDBURI: uri, database: TestEnvironment.uniqueDatabaseName("server"), clock: .distinctMilliseconds())
+    configure(&configuration)
     let app = try buildApplication(configuration, logger: logger)
     try await app.test(.router, body)
 }

@@ -14,6 +14,8 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// The clock of recorded timestamps.
     public var clock: WallClock
+    /// The most Fréchet cells one `similar` request may scan over all its pairs (`422` past it).
+    public var similarCellBudget: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -21,7 +23,8 @@ public struct AppConfiguration: Sendable {
         mongoDBURI: String = "mongodb://127.0.0.1:27017/",
         database: String = "routeranker",
         logLevel: Logger.Level = .info,
-        clock: WallClock = .system
+        clock: WallClock = .system,
+        similarCellBudget: Int = 40_000_000
     ) {
         self.host = host
         self.port = port
@@ -29,6 +32,7 @@ public struct AppConfiguration: Sendable {
         self.database = database
         self.logLevel = logLevel
         self.clock = clock
+        self.similarCellBudget = similarCellBudget
     }
 }
 

@@ -13,7 +13,8 @@ public func buildApplication(
     let openAPIDocument = try OpenAPIDocument.load()
     let endpoints = routeTable(
         Controllers(
-            database: database, clock: configuration.clock, registry: registry, openAPIDocument: openAPIDocument))
+            database: database, clock: configuration.clock, similarCellBudget: configuration.similarCellBudget,
+            registry: registry, openAPIDocument: openAPIDocument))
 
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: MetricsMiddleware(registry: registry))

@@ -15,7 +15,10 @@ struct Controllers: Sendable {
     let groups: GroupsController
     let groupStats: GroupStatsController
 
-    init(database: MongoDatabase, clock: WallClock, registry: PrometheusCollectorRegistry, openAPIDocument: [UInt8]) {
+    init(
+        database: MongoDatabase, clock: WallClock, similarCellBudget: Int, registry: PrometheusCollectorRegistry,
+        openAPIDocument: [UInt8]
+    ) {
         let userRepository = UserRepository(database: database)
         let routeRepository = RouteRepository(database: database)
         let shareRepository = ShareRepository(database: database, clock: clock)
@@ -27,7 +30,8 @@ struct Controllers: Sendable {
         let visibility = Visibility(routes: routeRepository, shares: shareRepository)
         let viewer = RouteViewer(users: userRepository, routes: routeRepository, buckets: buckets)
         let similarRoutes = SimilarRoutes(
-            routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer, paths: paths)
+            routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer, paths: paths,
+            cellBudget: similarCellBudget)
         operations = OperationsController(
             health: DatabaseHealth(database: database), openAPIDocument: openAPIDocument, registry: registry)
         users = UsersController(users: userRepository, auth: auth, clock: clock)

@@ -119,6 +119,11 @@ extension APIError {
             self = .unprocessable(
                 "routes longer than \(Int(error.limitM / 1000)) km cannot be compared; this one is too long",
                 details: ["max_length_m": .int(Int(error.limitM))])
+        case let error as ComparisonTooLarge:
+            self = .unprocessable(
+                "the \(error.candidates) candidate routes are too long and too close together to compare in one "
+                    + "request; use a smaller max_m",
+                details: ["candidates": .int(error.candidates)])
         case let error as PointLimitExceeded:
             self = .payloadTooLarge("a route may hold at most \(error.limit) points")
         case MongoError.unavailable:

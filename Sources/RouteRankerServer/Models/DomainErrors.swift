@@ -36,3 +36,8 @@ struct PointLimitExceeded: Error, Sendable {
 struct RouteTooLongToCompare: Error, Sendable {
     var limitM: Double
 }
+
+/// Comparing the anchor with its `candidates` would scan more than one request may (`422`).
+struct ComparisonTooLarge: Error, Sendable {
+    var candidates: Int
+}

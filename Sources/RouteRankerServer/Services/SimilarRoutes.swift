@@ -8,12 +8,18 @@ struct SimilarRoutes: Sendable {
     let users: UserRepository
     let viewer: RouteViewer
     let paths: PathRepository
+    /// The most Fréchet cells one request may scan over all its pairs: many long routes within a
+    /// wide `max_m` get `422` instead of minutes of CPU (`AppConfiguration.similarCellBudget`).
+    let cellBudget: Int
 
     static let defaultMaxM = 50.0
     /// The longest route `similar` compares: its path resampled every 10 m is at most 100,000
     /// samples, and a pair costs at most the bounded Fréchet's cell cap. Without a bound one
     /// request could resample a 150,000 km zig-zag into gigabytes and minutes of CPU.
     static let maxRouteLengthM = 1_000_000.0
+    /// The most Fréchet cells one pair may scan before its paths are thinned (about 1.4 s of CPU
+    /// for a pair that fills it twice); results stay within 10·k m of exact (see DiscreteFrechet).
+    static let pairCellLimit = 10_000_000
 
     /// One match: the route and its discrete Fréchet distance to the anchor.
     struct Match: Sendable {
@@ -76,10 +82,16 @@ struct SimilarRoutes: Sendable {
         let anchorPath = try await paths.path(of: anchor, lens: anchorLens)
         let found = try await paths.paths(of: survivors)
         var matches: [Match] = []
+        var scanned = 0
         for (route, _) in survivors {
             try Task.checkCancellation()
+            guard scanned <= cellBudget else {
+                throw ComparisonTooLarge(candidates: survivors.count)
+            }
             guard let path = found[route.id] else { continue }
-            if let frechet = DiscreteFrechet.distance(anchorPath, path, bound: maxM) {
+            if let frechet = DiscreteFrechet.distance(
+                anchorPath, path, bound: maxM, cellLimit: Self.pairCellLimit, scanned: &scanned)
+            {
                 matches.append(Match(route: route, frechetM: frechet))
             }
         }
