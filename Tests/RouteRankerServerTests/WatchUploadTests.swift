@@ -72,6 +72,11 @@ import Testing
             let settings = try await upload(
                 client, token, "fit/synthetic/settings.fit", type: "application/vnd.ant.fit")
             #expect(settings.status == .unprocessableContent && settings.errorCode == "unprocessable")
+            // A malformed `partial` is refused whatever the body (found by Schemathesis: `?partial=`).
+            for query in ["?partial=", "?partial=yes"] {
+                let bad = try await client.send(.post, "/v1/routes" + query, token: token, json: #"{"name":"x"}"#)
+                #expect(bad.status == .badRequest && bad.text.contains("partial"), "\(query)")
+            }
             #expect(try await client.routeTotal(token) == 1)
         }
     }

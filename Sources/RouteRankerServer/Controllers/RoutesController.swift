@@ -68,6 +68,8 @@ struct RoutesController: Sendable {
         var recording: Bool?
         var ingest: RouteIngest
         do {
+            // `partial` matters to FIT bodies only, but a malformed value is refused whatever the body.
+            _ = try RouteRules.flag(query["partial"], field: "partial")
             if let stream = format.streamFormat {
                 route.name = try RouteRules.name(query["name"])
                 route.activity = try RouteRules.activity(query["activity"])
