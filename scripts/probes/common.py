@@ -41,14 +41,32 @@ def server_binary():
     return os.path.join(path.stdout.strip(), "routeranker")
 
 
-class Database:
+class Process:
+    """A child process the probe may SIGKILL (`kill()`) or stop gracefully (`stop()`)."""
+
+    process = None
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self, grace=10):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(grace)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Database(Process):
     """A SecantusDB on its own data folder; `kill()` is SIGKILL, `start()` reuses the data."""
 
     def __init__(self, workdir):
         self.port = free_port()
         self.path = os.path.join(workdir, "db")
         self.log = open(os.path.join(workdir, "db.log"), "ab")
-        self.process = None
 
     @property
     def uri(self):
@@ -71,21 +89,8 @@ class Database:
                 time.sleep(0.05)
         raise ProbeFailure("SecantusDB did not listen within 30 s")
 
-    def kill(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait()
 
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-class Server:
+class Server(Process):
     """A RouteRanker server process on `database`."""
 
     def __init__(self, workdir, database, name="server", uri_options=""):
@@ -93,7 +98,6 @@ class Server:
         self.database = database
         self.uri_options = uri_options
         self.log = open(os.path.join(workdir, f"{name}.log"), "ab")
-        self.process = None
 
     def start(self):
         env = dict(os.environ, MONGODB_URI=self.database.uri + self.uri_options)
@@ -114,18 +118,19 @@ class Server:
             time.sleep(0.1)
         raise ProbeFailure(f"the server was not ready within {seconds} s")
 
-    def kill(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait()
 
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+def start_stack(workdir, processes, servers=1, uri_options=""):
+    """A database and `servers` servers on it, started and registered for clean-up."""
+    database = Database(workdir)
+    processes.append(database)
+    database.start()
+    started = []
+    for i in range(servers):
+        server = Server(workdir, database, "server" if servers == 1 else f"server-{i + 1}", uri_options)
+        processes.append(server)
+        server.start()
+        started.append(server)
+    return database, started
 
 
 def request(port, method, path, body=None, token=None, content_type=None, headers=None, timeout=30):
@@ -184,6 +189,21 @@ class Walker:
 def ndjson_chunks(points, per_chunk=200):
     for i in range(0, len(points), per_chunk):
         yield "".join(json.dumps(p) + "\n" for p in points[i:i + per_chunk]).encode()
+
+
+def stream_points(port, route, token, points, outcome):
+    """Appends `points` as a slow chunked NDJSON stream (100 points a chunk), recording the answer
+    (`status`, `body`) or the connection's failure (`error`) in `outcome`; run it on a thread."""
+    def slow_chunks():
+        for chunk in ndjson_chunks(points, 100):
+            yield chunk
+            time.sleep(0.005)
+    try:
+        status, _, body = request(port, "POST", f"/v1/routes/{route}/points", slow_chunks(), token,
+                                  "application/x-ndjson", timeout=60)
+        outcome["status"], outcome["body"] = status, body
+    except OSError as error:
+        outcome["error"] = error
 
 
 def download(port, route, token, fmt="json"):

@@ -8,34 +8,16 @@ import random
 import threading
 import time
 
-from common import (Database, Server, Walker, check, json_request, ndjson_chunks, register, request,
-                    run, stored_times, summary_points)
+from common import (Walker, check, json_request, ndjson_chunks, register, request, run, start_stack,
+                    stored_times, stream_points, summary_points)
 
 TRIALS = int(os.environ.get("PROBE_TRIALS", "10"))
-
-
-def stream(port, route, token, points, outcome):
-    def slow_chunks():
-        for chunk in ndjson_chunks(points, 100):
-            yield chunk
-            time.sleep(0.005)
-    try:
-        status, _, body = request(port, "POST", f"/v1/routes/{route}/points", slow_chunks(), token,
-                                  "application/x-ndjson", timeout=60)
-        outcome["status"], outcome["body"] = status, body
-    except OSError as error:
-        outcome["error"] = error
 
 
 def probe(workdir, processes):
     seed = int(os.environ.get("PROBE_SEED", time.time_ns() % 100_000))
     rng = random.Random(seed)
-    database = Database(workdir)
-    processes.append(database)
-    database.start()
-    server = Server(workdir, database)
-    processes.append(server)
-    server.start()
+    database, (server,) = start_stack(workdir, processes)
 
     token = register(server.port, "runner")
     _, route = json_request(server.port, "POST", "/v1/routes", {"name": "streamed", "activity": "run",
@@ -46,7 +28,7 @@ def probe(workdir, processes):
     for _ in range(TRIALS):
         points = walker.take(rng.randrange(2_000, 12_000))
         outcome = {}
-        thread = threading.Thread(target=stream, args=(server.port, route, token, points, outcome))
+        thread = threading.Thread(target=stream_points, args=(server.port, route, token, points, outcome))
         thread.start()
         time.sleep(rng.uniform(0.05, 0.5))
         database.kill()

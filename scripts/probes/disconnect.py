@@ -7,7 +7,7 @@ import os
 import socket
 import time
 
-from common import Database, Server, check, json_request, register, request, run
+from common import check, json_request, register, request, run, start_stack
 
 ROUTES = int(os.environ.get("PROBE_ROUTES", "16"))
 
@@ -19,12 +19,7 @@ def cpu_seconds(pid):
 
 
 def probe(workdir, processes):
-    database = Database(workdir)
-    processes.append(database)
-    database.start()
-    server = Server(workdir, database)
-    processes.append(server)
-    server.start()
+    database, (server,) = start_stack(workdir, processes)
     port, pid = server.port, server.process.pid
     token = register(port, "driver")
     # Drives of ~7.5 km along the same road, compared with the widest band (max_m=10000): each

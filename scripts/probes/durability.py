@@ -6,19 +6,14 @@ import json
 import os
 import time
 
-from common import (Database, Server, Walker, check, json_request, ndjson_chunks, register, request, run,
+from common import (Walker, check, json_request, ndjson_chunks, register, request, run, start_stack,
                     summary_points)
 
 PER_KIND = int(os.environ.get("PROBE_WRITES", "20"))
 
 
 def probe(workdir, processes):
-    database = Database(workdir)
-    processes.append(database)
-    database.start()
-    server = Server(workdir, database)
-    processes.append(server)
-    server.start()
+    database, (server,) = start_stack(workdir, processes)
     port = server.port
     walker = Walker(7)
 

@@ -7,20 +7,15 @@ import statistics
 import threading
 import time
 
-from common import Database, Server, check, json_request, register, request, run
+from common import check, json_request, register, request, run, start_stack
 
 IDLE, SLOWLORIS, FLOOD = 500, 100, 300
 
 
 def probe(workdir, processes):
-    database = Database(workdir)
-    processes.append(database)
-    database.start()
     # Two database connections, so that the flood outgrows the bound on waiting requests (32 per
     # connection) and the refusals are seen.
-    server = Server(workdir, database, uri_options="&maxPoolSize=2")
-    processes.append(server)
-    server.start()
+    database, (server,) = start_stack(workdir, processes, uri_options="&maxPoolSize=2")
     port = server.port
     token = register(port, "reader")
     _, route = json_request(port, "POST", "/v1/routes", {"name": "r", "activity": "run", "points": [

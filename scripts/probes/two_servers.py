@@ -8,21 +8,15 @@ import subprocess
 import threading
 import time
 
-from common import (Database, Server, Walker, check, download, json_request, register, request, run,
-                    server_binary, stored_times)
+from common import (Walker, check, download, json_request, register, request, run, server_binary, start_stack,
+                    stored_times)
 
 BATCHES = int(os.environ.get("PROBE_BATCHES", "150"))
 
 
 def probe(workdir, processes):
     seed = int(os.environ.get("PROBE_SEED", time.time_ns() % 100_000))
-    database = Database(workdir)
-    processes.append(database)
-    database.start()
-    servers = [Server(workdir, database, f"server-{i}") for i in (1, 2)]
-    for server in servers:
-        processes.append(server)
-        server.start()
+    database, servers = start_stack(workdir, processes, servers=2)
 
     token = register(servers[0].port, "runner")
     _, route = json_request(servers[1].port, "POST", "/v1/routes", {"name": "two servers", "activity": "run",
