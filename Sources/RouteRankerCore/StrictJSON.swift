@@ -123,10 +123,18 @@ public enum StrictJSON {
                         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         i += 1
                     case UInt8(ascii: "u"):
-                        guard i + 4 < bytes.count, bytes[(i + 1)...(i + 4)].allSatisfy(Self.isHexDigit) else {
-                            throw fail("bad \\u escape")
+                        let unit = try escapedUnit()
+                        // RFC 8259 §8.2: a string of unpaired surrogates is not Unicode, and
+                        // decoders differ on it (Foundation refuses it; found by fuzzing).
+                        if (0xDC00...0xDFFF).contains(unit) { throw fail("unpaired surrogate in a \\u escape") }
+                        if (0xD800...0xDBFF).contains(unit) {
+                            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u")
+                            else { throw fail("unpaired surrogate in a \\u escape") }
+                            i += 1
+                            guard (0xDC00...0xDFFF).contains(try escapedUnit()) else {
+                                throw fail("unpaired surrogate in a \\u escape")
+                            }
                         }
-                        i += 5
                     default: throw fail("bad escape")
                     }
                 case 0..<0x20: throw fail("control character in a string")
@@ -134,6 +142,16 @@ public enum StrictJSON {
                 }
             }
             throw fail("unterminated string")
+        }
+
+        /// Reads the four hex digits after the `u` at `i` and moves past them.
+        mutating func escapedUnit() throws -> UInt16 {
+            guard i + 4 < bytes.count, bytes[(i + 1)...(i + 4)].allSatisfy(Self.isHexDigit) else {
+                throw fail("bad \\u escape")
+            }
+            let hex = String(decoding: bytes[(i + 1)...(i + 4)], as: UTF8.self)
+            i += 5
+            return UInt16(hex, radix: 16) ?? 0
         }
 
         mutating func number() throws {

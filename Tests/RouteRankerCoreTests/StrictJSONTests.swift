@@ -7,7 +7,7 @@ import Testing
 @Suite struct StrictJSONTests {
     @Test(arguments: [
         "{}", "[]", "0", "-0.5e+10", #""a\u00e9\n""#, #"{"a":[1,{"b":null}],"c":true,"d":false}"#, " [ 1 , 2 ] ",
-        "{\"name\":\"caf\u{e9}\"}",
+        "{\"name\":\"caf\u{e9}\"}", #""\ud83d\ude00""#, #"["\uD834\uDD1E x"]"#,
     ])
     func acceptsJSON(_ text: String) throws {
         try StrictJSON.validate(Array(text.utf8))
@@ -27,6 +27,15 @@ import Testing
     @Test func refusesBytesThatAreNotUTF8() {
         let bytes = Array(#"{"name":"Morning run","poin"#.utf8) + [0xFF, 0xFF] + Array(#"":[]}"#.utf8)
         #expect(throws: FormatError.self) { try StrictJSON.validate(bytes) }
+    }
+
+    /// Found by fuzzing (json-body): lone surrogate escapes, which Foundation refuses.
+    @Test(arguments: [
+        #""\uDaaf""#, #""\uDC00""#, #""\uD800x""#, #""\uD800\n""#, #""\uD800\u0041""#, #""\ude00\ud83d""#,
+    ])
+    func refusesUnpairedSurrogates(_ text: String) {
+        #expect(throws: FormatError.self, "\(text)") { try StrictJSON.validate(Array(text.utf8)) }
+        #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) == nil)
     }
 
     @Test func nestingIsBoundedWithoutRecursion() throws {
