@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "MongoTests", dependencies: ["Mongo", "TestSupport"]),
         .testTarget(
             name: "RouteRankerCoreTests",
-            dependencies: ["RouteRankerCore"],
+            dependencies: ["RouteRankerCore", "TestSupport"],
             resources: [.copy("Data")]
         ),
         .testTarget(
