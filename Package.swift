@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
-            resources: [.copy("Resources/openapi.yaml")]
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")]
         ),
 
         .executableTarget(
