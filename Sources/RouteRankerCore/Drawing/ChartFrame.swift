@@ -12,9 +12,12 @@ public struct ChartFrame: Sendable {
     public let xTicks: AxisTicks?
 
     /// A frame with its plot area inside a `width` × `height` picture.
-    public init(width: Double, height: Double, yTicks: AxisTicks, xTicks: AxisTicks?, leftMargin: Double = 64) {
+    public init(
+        width: Double, height: Double, yTicks: AxisTicks, xTicks: AxisTicks?, leftMargin: Double = 64,
+        topMargin: Double = 28
+    ) {
         left = leftMargin
-        top = 28
+        top = topMargin
         right = width - 20
         bottom = height - 44
         self.yTicks = yTicks
@@ -73,15 +76,16 @@ public struct ChartFrame: Sendable {
                 ),
                 "fill": "none", "stroke": "#64748b",
             ])
+        if !xTitle.isEmpty {
+            svg.element(
+                "text",
+                [
+                    "class": "x-title", "x": .number((left + right) / 2), "y": .number(bottom + 36),
+                    "text-anchor": "middle",
+                ], text: xTitle)
+        }
         svg.element(
-            "text",
-            [
-                "class": "x-title", "x": .number((left + right) / 2), "y": .number(bottom + 36),
-                "text-anchor": "middle",
-            ], text: xTitle)
-        svg.element(
-            "text", ["class": "y-title", "x": .number(left), "y": .number(top - 10), "text-anchor": "middle"],
-            text: yTitle)
+            "text", ["class": "y-title", "x": 8, "y": 16, "text-anchor": "start"], text: yTitle)
         svg.close()
     }
 }

@@ -31,8 +31,9 @@ public enum CompareChart {
             description: "\(groups.count) groups compared on \(scale.title), best first.")
         svg.element(
             "rect", ["class": "background", "width": .number(width), "height": .number(height), "fill": "#fff"])
-        let frame = ChartFrame(width: width, height: height, yTicks: ticks, xTicks: nil, leftMargin: 72)
-        frame.draw(&svg, xTitle: "Groups, best first", yTitle: scale.title, xLabel: { _ in "" }, yLabel: scale.label)
+        let frame = ChartFrame(width: width, height: height, yTicks: ticks, xTicks: nil, leftMargin: 72, topMargin: 48)
+        frame.draw(
+            &svg, xTitle: "", yTitle: scale.title + " · groups best first", xLabel: { _ in "" }, yLabel: scale.label)
         let column = (frame.right - frame.left) / Double(max(groups.count, 1))
         let boxWidth = min(64, column * 0.45)
         for (index, group) in groups.enumerated() {
