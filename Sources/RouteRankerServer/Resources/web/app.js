@@ -147,10 +147,22 @@ async function inbox() {
 async function routePage(id) {
   const [route, me] = await Promise.all([api(`/v1/routes/${encodeURIComponent(id)}`), api("/v1/users/me")]);
   const base = `/v1/routes/${encodeURIComponent(id)}`;
+  let profile = picture(`${base}/profile.svg?width=900`, "Profile");
+  const redraw = () => {
+    const data = new FormData(profileForm);
+    const next = picture(`${base}/profile.svg?width=900&y=${data.get("y")}&x=${data.get("x")}`, "Profile");
+    profile.replaceWith(next);
+    profile = next;
+  };
+  const profileForm = el("form", { id: "profile-form", onchange: redraw, onsubmit: (event) => { event.preventDefault(); redraw(); } },
+    el("label", {}, "Profile of", el("select", { name: "y" },
+      el("option", { value: "elevation" }, "Elevation"), el("option", { value: "speed" }, "Speed"),
+      el("option", { value: "pace" }, "Pace"))),
+    el("label", {}, "against", el("select", { name: "x" },
+      el("option", { value: "distance" }, "Distance"), el("option", { value: "time" }, "Time"))));
   const parts = [el("h1", {}, route.name),
     el("p", { class: "note" }, `${route.activity} · ${day(route.started_at)} · ${route.state}`),
-    statsList(route.stats), picture(`${base}/map.svg?width=900`, "Map"),
-    picture(`${base}/profile.svg?width=900`, "Elevation profile")];
+    statsList(route.stats), picture(`${base}/map.svg?width=900`, "Map"), profileForm, profile];
   // Live following adds itself here for routes that are still recording.
   if (route.owner === me.id) {
     const message = el("p", { role: "status" });
