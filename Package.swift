@@ -63,7 +63,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
-            resources: [.copy("Resources/openapi.yaml")]
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")]
         ),
 
         .executableTarget(
@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "MongoTests", dependencies: ["Mongo", "TestSupport"]),
         .testTarget(
             name: "RouteRankerCoreTests",
-            dependencies: ["RouteRankerCore"],
+            dependencies: ["RouteRankerCore", "TestSupport"],
             resources: [.copy("Data")]
         ),
         .testTarget(

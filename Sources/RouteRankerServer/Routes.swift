@@ -47,5 +47,14 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .delete("/v1/groups/{id}", c.groups.delete),
         .get("/v1/groups/{id}/stats", c.groupStats.stats),
         .get("/v1/compare", c.groupStats.compare),
+
+        // Pictures and pages
+        .get("/v1/routes/{id}/map.svg", c.pictures.routeMap),
+        .get("/v1/routes/{id}/profile.svg", c.pictures.routeProfile),
+        .get("/v1/links/{secret}/map.svg", c.pictures.linkMap),
+        .get("/v1/compare.svg", c.groupStats.compareChart),
+        .get("/l/{secret}", c.pages.linkPage),
+        .get("/", c.pages.app),
+        .get("/web/{file}", c.pages.asset),
     ]
 }

@@ -13,7 +13,7 @@ import Testing
             let route = try await client.newSharedRoute(olga)
             let response = try await client.send(.post, "/v1/routes/\(route)/links", token: olga, json: "{}")
             #expect(response.status == .created)
-            #expect(Set(response.json.keys) == ["id", "url", "expires_at"])
+            #expect(Set(response.json.keys) == ["id", "url", "page_url", "expires_at"])
             let url = try #require(response.json["url"] as? String)
             let secret = try #require(url.wholeMatch(of: /\/v1\/links\/([A-Za-z0-9_-]+)/)?.1)
             #expect(secret.count >= 22)  // ≥ 128 bits in base64url

@@ -14,6 +14,8 @@ struct Controllers: Sendable {
     let similar: SimilarController
     let groups: GroupsController
     let groupStats: GroupStatsController
+    let pictures: PicturesController
+    let pages: PagesController
 
     init(
         database: MongoDatabase, clock: WallClock, similarCellBudget: Int, registry: PrometheusCollectorRegistry,
@@ -27,6 +29,7 @@ struct Controllers: Sendable {
         let groupRepository = GroupRepository(database: database)
         let paths = PathRepository(database: database, buckets: buckets)
         let auth = Authenticator(users: userRepository)
+        let linkAccess = LinkAccess(links: linkRepository, routes: routeRepository, clock: clock)
         let visibility = Visibility(routes: routeRepository, shares: shareRepository)
         let viewer = RouteViewer(users: userRepository, routes: routeRepository, buckets: buckets)
         let similarRoutes = SimilarRoutes(
@@ -48,11 +51,15 @@ struct Controllers: Sendable {
             shares: shareRepository, viewer: viewer)
         links = LinksController(
             auth: auth, visibility: visibility, routes: routeRepository, links: linkRepository, viewer: viewer,
-            buckets: buckets, clock: clock)
+            buckets: buckets, clock: clock, access: linkAccess)
         similar = SimilarController(auth: auth, visibility: visibility, similar: similarRoutes)
         groups = GroupsController(
             auth: auth, visibility: visibility, groups: groupRepository, viewer: viewer, users: userRepository,
             shares: shareRepository, similar: similarRoutes, clock: clock)
         groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groupRepository)
+        let routePictures = RoutePictures(buckets: buckets)
+        pictures = PicturesController(
+            auth: auth, visibility: visibility, viewer: viewer, links: linkAccess, pictures: routePictures)
+        pages = PagesController(links: linkAccess, viewer: viewer, users: userRepository, pictures: routePictures)
     }
 }

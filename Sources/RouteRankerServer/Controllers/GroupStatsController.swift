@@ -20,6 +20,46 @@ struct GroupStatsController: Sendable {
     /// `GET /v1/compare?groups=a,b[,…]&metric=`: each group's figures, the groups ranked by mean,
     /// and Welch's t-test for every pair in the order asked.
     func compare(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<Comparison> {
+        let (ids, metric, all, order) = try await compared(request)
+        var pairs: [GroupPair] = []
+        for i in all.indices {
+            for j in all.indices where j > i {
+                let comparison = PairComparison(all[i].figures, all[j].figures)
+                pairs.append(
+                    GroupPair(
+                        a: ids[i], b: ids[j], meanDiff: comparison.meanDiff, ratio: comparison.ratio,
+                        t: comparison.welch?.t, df: comparison.welch?.df, pValue: comparison.welch?.pValue))
+            }
+        }
+        return JSONResponse(
+            status: .ok,
+            body: Comparison(metric: metric.rawValue, groups: all.map(\.stats), ranking: order, pairs: pairs))
+    }
+
+    /// `GET /v1/compare.svg?groups=a,b[,…]&metric=`: the same comparison as a chart — each group
+    /// in ranking order as dots over a box, its mean with the 95 % interval, and Welch's p-value
+    /// between neighbours.
+    func compareChart(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
+        let (_, metric, all, order) = try await compared(request)
+        let byID = Dictionary(all.map { ($0.group.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let groups = order.compactMap { byID[$0] }.map {
+            CompareChart.Group(id: $0.group.id, name: $0.group.name, values: $0.figures.values)
+        }
+        let names = groups.map(\.name).joined(separator: ", ")
+        let width = try PictureQuery.width(request)
+        return SVGResponse(
+            svg: CompareChart.svg(
+                groups: groups, metric: metric, width: Double(width),
+                title: "\(names) compared by \(MetricScale(metric).title)"),
+            etag: nil)
+    }
+
+    /// The groups of `?groups=` (each the caller's) with their figures on `?metric=`, and their
+    /// ids best first.
+    private func compared(_ request: Request) async throws -> (
+        ids: [String], metric: GroupMetric,
+        all: [(group: GroupRecord, stats: GroupFigures, figures: GroupStatistics)], order: [String]
+    ) {
         let user = try await auth.user(request)
         let raw = request.query["groups"] ?? ""
         let ids = raw.split(separator: ",", omittingEmptySubsequences: false).map {
@@ -41,19 +81,7 @@ struct GroupStatsController: Sendable {
         let order = Ranking.order(
             all.map { GroupMember(id: $0.group.id, name: $0.group.name, value: $0.figures.mean) },
             higherIsBetter: metric.higherIsBetter)
-        var pairs: [GroupPair] = []
-        for i in all.indices {
-            for j in all.indices where j > i {
-                let comparison = PairComparison(all[i].figures, all[j].figures)
-                pairs.append(
-                    GroupPair(
-                        a: ids[i], b: ids[j], meanDiff: comparison.meanDiff, ratio: comparison.ratio,
-                        t: comparison.welch?.t, df: comparison.welch?.df, pValue: comparison.welch?.pValue))
-            }
-        }
-        return JSONResponse(
-            status: .ok,
-            body: Comparison(metric: metric.rawValue, groups: all.map(\.stats), ranking: order, pairs: pairs))
+        return (ids, metric, all, order)
     }
 
     /// The figures of the group's routes still visible to `user`.

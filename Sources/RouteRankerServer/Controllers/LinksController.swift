@@ -14,8 +14,9 @@ struct LinksController: Sendable {
     let viewer: RouteViewer
     let buckets: PointBuckets
     let clock: WallClock
+    let access: LinkAccess
 
-    /// `POST /v1/routes/{id}/links`: `201 {"id","url","expires_at"}`; the secret (256 random bits)
+    /// `POST /v1/routes/{id}/links`: `201 {"id","url","page_url","expires_at"}`; the secret (256 random bits)
     /// is in `url`, shown once, stored only as its SHA-256.
     func create(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<CreatedLink> {
         let user = try await auth.user(request)
@@ -32,7 +33,9 @@ struct LinksController: Sendable {
             id: NewID.make(), route: route.id, owner: user.id, secretHash: Secret.hash(secret), createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime).millisecondPrecision)
         try await links.insert(link)
-        return .created(CreatedLink(id: link.id, url: "/v1/links/\(secret)", expiresAt: link.expiresAt))
+        return .created(
+            CreatedLink(
+                id: link.id, url: "/v1/links/\(secret)", pageURL: "/l/\(secret)", expiresAt: link.expiresAt))
     }
 
     /// `GET /v1/routes/{id}/links`: newest first, never the secret.
@@ -70,15 +73,8 @@ struct LinksController: Sendable {
         return RouteDownload(route: route, lens: lens) { [buckets] in buckets.read(route) }
     }
 
-    /// The route behind a secret: every unusable secret — unknown, expired, revoked, malformed, its
-    /// route gone — is the same `404`. Looked up by the secret's hash (the index holds nothing else),
-    /// then compared in constant time, then checked for expiry.
+    /// The route behind the secret in the path: checked by `LinkAccess`, as every link reader is.
     private func linkedRoute(_ context: AppRequestContext) async throws -> RouteRecord {
-        let secret = try context.parameters.require("secret")
-        guard secret.utf8.count <= 256, let link = try await links.find(secretHash: Secret.hash(secret)),
-            Secret.matches(secret, storedHash: link.secretHash), link.expiresAt > clock.now,
-            let route = try await routes.find(id: link.route)
-        else { throw APIError.linkNotFound }
-        return route
+        try await access.route(secret: try context.parameters.require("secret"))
     }
 }

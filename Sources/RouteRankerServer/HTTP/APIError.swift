@@ -14,6 +14,8 @@ public struct APIError: Error, Sendable, Equatable {
     public let message: String
     public var details: [String: JSONValue]
     var headers: HTTPFields
+    /// A page for people instead of the JSON error body (pages under `/l/` answer in HTML).
+    var page: WebPage?
 
     init(
         _ status: HTTPResponse.Status, _ code: String, _ message: String,
@@ -89,6 +91,13 @@ public struct APIError: Error, Sendable, Equatable {
     static let routeNotFound = notFound("route not found")
     static let groupNotFound = notFound("group not found")
     static let linkNotFound = notFound("link not found")
+
+    /// The share link page's `404`: the same for every unusable secret, as a page for people.
+    static let linkPageNotFound: APIError = {
+        var error = notFound("link not found")
+        error.page = WebPage.linkGone
+        return error
+    }()
 }
 
 extension APIError {
@@ -109,6 +118,10 @@ extension APIError {
             self = .routeNotFound
         case is GroupNotVisible:
             self = .groupNotFound
+        case is LinkNotUsable:
+            self = .linkNotFound
+        case is LinkPageGone:
+            self = .linkPageNotFound
         case is NotRouteOwner:
             self = .forbidden("only the route's owner may do this")
         case let error as VersionConflict:
@@ -184,6 +197,11 @@ extension APIError {
 
 extension APIError: HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        if let page {
+            var response = try page.response(from: request, context: context)
+            response.status = status
+            return response
+        }
         var fields: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
         fields.merge(details) { current, _ in current }
         let body = try JSONEncoder.api.encode(["error": JSONValue.object(fields)])

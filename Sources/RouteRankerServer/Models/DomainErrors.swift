@@ -41,3 +41,9 @@ struct RouteTooLongToCompare: Error, Sendable {
 struct ComparisonTooLarge: Error, Sendable {
     var candidates: Int
 }
+
+/// A share link's secret is unknown, expired or revoked, or its route is gone: the same `404`.
+struct LinkNotUsable: Error, Sendable {}
+
+/// The share link page of an unusable secret: the same `404`, as a page for people.
+struct LinkPageGone: Error, Sendable {}

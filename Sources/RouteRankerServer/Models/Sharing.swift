@@ -43,6 +43,8 @@ struct LinkRequest: Decodable {
 struct CreatedLink: Encodable {
     var id: String
     var url: String
+    /// The link as a page for people: `/l/<secret>`.
+    var pageURL: String
     var expiresAt: Date
 }
 

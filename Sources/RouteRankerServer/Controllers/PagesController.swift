@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import RouteRankerCore
+
+/// Pages for people: the share link page, and the web app's files.
+struct PagesController: Sendable {
+    let links: LinkAccess
+    let viewer: RouteViewer
+    let users: UserRepository
+    let pictures: RoutePictures
+
+    /// `GET /l/{secret}`: the linked route as a page — name, owner, date, stats, map, elevation
+    /// profile, downloads, OpenGraph tags — as anyone but the owner sees it. An unusable secret
+    /// gives the `404` page.
+    func linkPage(_ request: Request, _ context: AppRequestContext) async throws -> WebPage {
+        let secret = try context.parameters.require("secret")
+        let route: RouteRecord
+        do {
+            route = try await links.route(secret: secret)
+        } catch is LinkNotUsable {
+            throw LinkPageGone()
+        }
+        let lens = try await viewer.lens(owner: route.owner, viewer: nil)
+        let owner = try await users.find(id: route.owner)
+        let points = try await pictures.visiblePoints(route, lens: lens)
+        let stats = route.stats
+        let date = route.startedAt.map(Self.dateText) ?? "not started"
+        let distance = HumanFormat.distance(stats.distanceM)
+        let time = HumanFormat.duration(stats.durationS)
+        let text: [String: String] = [
+            "name": route.name,
+            "owner": owner?.name ?? route.owner,
+            "activity": route.activity.rawValue,
+            "date": date,
+            "datetime": route.startedAt.map { RFC3339.format($0.timeIntervalSince1970) } ?? "",
+            "distance": distance,
+            "duration": time,
+            "moving_time": HumanFormat.duration(stats.movingTimeS),
+            "pace": HumanFormat.pace(stats.avgPaceSPerKm),
+            "speed": HumanFormat.speed(stats.avgSpeedMps),
+            "gain": HumanFormat.elevation(stats.elevationGainM),
+            "summary": "\(distance) in \(time), shared by \(owner?.name ?? route.owner) on RouteRanker",
+            "gpx": "/v1/links/\(secret)/points?format=gpx",
+            "geojson": "/v1/links/\(secret)/points?format=geojson",
+        ]
+        let markup = [
+            "map": RouteMapPicture.svg(points: points, width: 720, title: "Map of \(route.name)"),
+            "profile": ProfileChart.svg(
+                points: points, y: .elevation, x: .distance, width: 720, title: "Elevation profile of \(route.name)"),
+        ]
+        return WebPage(html: PageTemplate.render(WebResources.text("link.html"), text: text, markup: markup))
+    }
+
+    /// `GET /`: the web app.
+    func app(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        try Self.asset("index.html")
+    }
+
+    /// `GET /web/{file}`: the web app's scripts, styles and icons; anything else is `404`.
+    func asset(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        try Self.asset(try context.parameters.require("file"))
+    }
+
+    private static func asset(_ name: String) throws -> Response {
+        guard let asset = WebResources.assets[name], !asset.bytes.isEmpty else {
+            throw APIError.notFound("no such file")
+        }
+        var headers = WebPage.securityHeaders
+        headers[.contentType] = asset.contentType
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+    }
+
+    /// "Tuesday, 24 November 2026" (UTC: the page does not know the reader's zone).
+    static func dateText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEEE, d MMMM yyyy"
+        return formatter.string(from: date)
+    }
+}

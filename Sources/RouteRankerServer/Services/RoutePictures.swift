@@ -1,0 +1,43 @@
+import Foundation
+import RouteRankerCore
+
+/// Pictures of one route as one reader sees it: drawn from the points the reader's lens lets
+/// through, so a point in a privacy zone never reaches anyone but the owner.
+struct RoutePictures: Sendable {
+    let buckets: PointBuckets
+
+    /// The route's committed points the lens shows, in order.
+    func visiblePoints(_ route: RouteRecord, lens: RouteViewer.Lens) async throws -> [TrackPoint] {
+        var points: [TrackPoint] = []
+        points.reserveCapacity(route.pointCount)
+        for try await chunk in buckets.read(route) {
+            if lens.zones.isEmpty {
+                points.append(contentsOf: chunk)
+            } else {
+                points.append(contentsOf: chunk.lazy.filter { !lens.hides($0) })
+            }
+        }
+        return points
+    }
+
+    /// The map, `width` pixels wide.
+    func map(_ route: RouteRecord, lens: RouteViewer.Lens, width: Int) async throws -> String {
+        RouteMapPicture.svg(
+            points: try await visiblePoints(route, lens: lens), width: Double(width), title: "Map of \(route.name)")
+    }
+
+    /// The profile chart, `width` pixels wide.
+    func profile(_ route: RouteRecord, lens: RouteViewer.Lens, y: ProfileY, x: ProfileX, width: Int) async throws
+        -> String
+    {
+        ProfileChart.svg(
+            points: try await visiblePoints(route, lens: lens), y: y, x: x, width: Double(width),
+            title: "\(route.name): \(y.rawValue) by \(x.rawValue)")
+    }
+
+    /// The tag of a picture of `route` through `lens`: changes with the route, the owner's zones
+    /// and the picture asked for, like the downloads' tags.
+    static func etag(_ route: RouteRecord, lens: RouteViewer.Lens, _ picture: String...) -> ETag {
+        ETag(([route.id, String(route.version), lens.tag] + picture).joined(separator: "."))
+    }
+}

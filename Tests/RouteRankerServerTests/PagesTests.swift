@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import RouteRankerCore
+import TestSupport
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The share link page and the web app's files (API.md "Pictures and pages").
+@Suite struct PagesTests {
+    @Test func theLinkPageShowsTheRouteForPeople() async throws {
+        try await withApp { client in
+            let scene = try await PrivacyZonesTests.scene(client)
+            let created = try await client.send(.post, "/v1/routes/\(scene.route)/links", token: scene.olga, json: "{}")
+            let pageURL = try #require(created.json["page_url"] as? String)
+            let url = try #require(created.json["url"] as? String)
+            #expect(pageURL == "/l/" + url.dropFirst("/v1/links/".count))
+
+            let page = try await client.send(.get, pageURL)
+            #expect(page.status == .ok)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            let csp = try #require(page.headers[.contentSecurityPolicy])
+            #expect(csp.contains("default-src 'none'") && csp.contains("script-src 'self'"))
+            #expect(!csp.contains("http"))
+            let html = page.text
+            #expect(html.contains("<h1 id=\"route-name\">Loop</h1>"))
+            #expect(html.contains("olga"))
+            #expect(html.contains("2.90 km"))  // 29 steps of 100 m
+            #expect(html.contains("9:40"))  // 29 × 20 s
+            #expect(html.contains("<meta property=\"og:title\" content=\"Loop\">"))
+            #expect(html.contains("format=gpx") && html.contains("format=geojson"))
+            // The inline map has the visible points only.
+            let start = try #require(html.range(of: "<svg"))
+            let end = try #require(html.range(of: "</svg>", range: start.upperBound..<html.endIndex))
+            let map = try ParsedSVG(String(html[start.lowerBound..<end.upperBound]))
+            let line = try #require(map.elements("polyline", class: "route").first)
+            #expect(ParsedSVG.points(line).count == 24)
+            #expect(!html.contains("Home gate"))
+        }
+    }
+
+    @Test func aScriptNameIsTextOnThePage() async throws {
+        try await withApp { client in
+            let olga = try await client.register("olga", name: "O<b>lga")
+            let route = try await client.newSharedRoute(olga, name: #"<script>alert(1)<\/script>"#)
+            let link = try await client.newLink(olga, route)
+            let html = try await client.send(.get, "/l/\(link.secret)").text
+            #expect(!html.contains("<script>alert"))
+            #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(!html.contains("O<b>lga"))
+            #expect(html.contains("O&lt;b&gt;lga"))
+        }
+    }
+
+    @Test func aDeadLinkIsA404Page() async throws {
+        try await withApp { client in
+            let olga = try await client.register("olga")
+            let route = try await client.newSharedRoute(olga)
+            let link = try await client.newLink(olga, route)
+            #expect(
+                try await client.send(.delete, "/v1/routes/\(route)/links/\(link.id)", token: olga).status
+                    == .noContent)
+            let revoked = try await client.send(.get, "/l/\(link.secret)")
+            let madeUp = try await client.send(.get, "/l/\(SharingFixture.madeUpSecret)")
+            for response in [revoked, madeUp] {
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(response.text.contains("This link does not work"))
+                #expect(response.headers[.contentSecurityPolicy] != nil)
+            }
+            #expect(revoked.text == madeUp.text)
+        }
+    }
+
+    @Test func theWebAppIsServedFromTheBinaryWithAStrictPolicy() async throws {
+        try await withApp { client in
+            let index = try await client.send(.get, "/")
+            #expect(index.status == .ok)
+            #expect(index.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(index.headers[.contentSecurityPolicy] == WebPageExpectation.policy)
+            for (file, type) in [
+                ("app.js", "text/javascript"), ("app.css", "text/css"), ("page.css", "text/css"),
+                ("favicon.svg", "image/svg+xml"),
+            ] {
+                let response = try await client.send(.get, "/web/\(file)")
+                #expect(response.status == .ok, "\(file)")
+                #expect(response.headers[.contentType] == type + "; charset=utf-8", "\(file)")
+                #expect(!response.text.isEmpty)
+            }
+            // Nothing in the app names another origin.
+            for file in ["/", "/web/app.js", "/web/app.css"] {
+                let text = try await client.send(.get, file).text
+                #expect(!text.contains("http://") && !text.contains("https://") && !text.contains("//cdn"), "\(file)")
+            }
+            for missing in ["/web/nope.js", "/web/..%2Fopenapi.yaml", "/web/index"] {
+                let response = try await client.send(.get, missing)
+                #expect(response.status == .notFound, "\(missing)")
+            }
+        }
+    }
+}
+
+enum WebPageExpectation {
+    static let policy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+}

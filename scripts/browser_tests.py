@@ -1,0 +1,213 @@
+"""Browser tests for scripts/browser-test: the share link page and the web app in headless Chromium.
+
+Checks: the link page shows the route's name, its stats and a map whose line has exactly as many
+points as a link holder may see; a route named <script>alert(1)</script> renders as text on the link
+page and in the app; after signing in with a token, the compare page draws one box per group in
+ranking order; the keyboard reaches every control of each page; no request leaves the server's
+origin (Chromium's performance log). With --screenshots DIR, also saves the link page, a route page
+and the compare page as PNG.
+"""
+import json
+import sys
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE = sys.argv[1]
+SHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
+SCRIPT_NAME = "<script>alert(1)</script>"
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message, flush=True)
+    if not condition:
+        failures.append(message)
+
+
+def call(method, path, body=None, token=None):
+    request = urllib.request.Request(
+        BASE + path, method=method, data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **({"Authorization": "Bearer " + token} if token else {})})
+    with urllib.request.urlopen(request) as answer:
+        text = answer.read()
+        return json.loads(text) if text else None
+
+
+def loop(lat0, lon0, t0, n=80, seconds=15, wobble=0.0):
+    """A loop of n points, `seconds` apart, with hills."""
+    import math
+    points = []
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        points.append({"lat": lat0 + 0.006 * math.sin(a) + wobble * math.sin(7 * a),
+                       "lon": lon0 + 0.01 * (1 - math.cos(a)), "t": t0 + seconds * i,
+                       "ele": 520 + 35 * math.sin(2 * a) + 8 * math.sin(9 * a)})
+    return points
+
+
+# ---- Fixtures -------------------------------------------------------------------------------------
+ada = call("POST", "/v1/users", {"id": "ada", "name": "Ada Lovelace", "friends": ["grace"]})["token"]
+call("POST", "/v1/users", {"id": "grace", "name": "Grace Hopper", "friends": ["ada"]})
+points = loop(48.137, 11.575, 1_764_000_000)
+route = call("POST", "/v1/routes", {"name": "Isar loop", "activity": "run", "points": points}, ada)["id"]
+# Hide the points around the start from everyone but Ada.
+call("PUT", "/v1/users/me/privacy_zones", [{"lat": 48.137, "lon": 11.575, "radius_m": 200}], ada)
+link = call("POST", f"/v1/routes/{route}/links", {}, ada)
+visible = len(call("GET", link["url"] + "/points?format=json")["points"])
+check(0 < visible < len(points), f"the zone hides some points from link holders ({visible} of {len(points)} visible)")
+evil = call("POST", "/v1/routes", {"name": SCRIPT_NAME, "activity": "walk", "points": loop(48.2, 11.6, 1_764_100_000)},
+            ada)["id"]
+evil_link = call("POST", f"/v1/routes/{evil}/links", {}, ada)
+groups = {}
+for label, factor in [("Via the bridge", 1.12), ("Through the park", 1.0), ("Along the river", 1.05)]:
+    ids = []
+    for k in range(5):
+        seconds = 15 * factor * (1 + 0.03 * ((k * 7) % 5 - 2))
+        ids.append(call("POST", "/v1/routes", {"name": f"{label} #{k + 1}", "activity": "run",
+                                               "points": loop(48.15, 11.58, 1_764_200_000 + 10_000 * k, seconds=seconds)},
+                        ada)["id"])
+    groups[label] = call("POST", "/v1/groups", {"name": label, "routes": ids}, ada)["id"]
+group_ids = list(groups.values())
+ranking = call("GET", f"/v1/compare?groups={','.join(group_ids)}", token=ada)["ranking"]
+
+# ---- The browser ----------------------------------------------------------------------------------
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1500",
+                 "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
+    options.add_argument(argument)
+options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+driver.set_page_load_timeout(30)
+wait = WebDriverWait(driver, 15)
+requested = []
+
+
+def drain_network_log():
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            requested.append(message["params"]["request"]["url"])
+
+
+def no_alert(where):
+    try:
+        driver.switch_to.alert
+        check(False, f"no alert on {where}")
+    except NoAlertPresentException:
+        check(True, f"no alert on {where}")
+
+
+def screenshot(name):
+    driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+    time.sleep(0.2)
+    driver.save_screenshot(f"{SHOTS}/{name}")
+
+
+def keyboard_reaches_every_control(where):
+    """Tab from the top of the page through every control; each must take the focus."""
+    controls = driver.execute_script("""
+        const all = document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])');
+        return [...all].filter(e => !e.disabled && e.getClientRects().length > 0 && !e.closest('[hidden]'));""")
+    driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.TAB)  # the first Tab enters the page
+    reached = set()
+    for _ in range(len(controls) * 2 + 5):
+        active = driver.switch_to.active_element
+        reached.add(active.id)
+        active.send_keys(Keys.TAB)
+    missing = [c.get_attribute("outerHTML")[:80] for c in controls if c.id not in reached]
+    check(not missing and len(controls) > 0, f"{where}: Tab reaches all {len(controls)} controls {missing[:3]}")
+
+
+try:
+    # The link page, as someone without an account.
+    driver.get(BASE + link["page_url"])
+    check(driver.find_element(By.ID, "route-name").text == "Isar loop", "link page: the route's name")
+    check(driver.find_element(By.ID, "owner-name").text == "Ada Lovelace", "link page: the owner's name")
+    distance = driver.find_element(By.ID, "stat-distance").text
+    check(distance.endswith(" km"), f"link page: distance for people ({distance})")
+    check(":" in driver.find_element(By.ID, "stat-duration").text, "link page: time as h:mm:ss")
+    drawn = driver.execute_script("return document.querySelector('#map svg polyline.route').points.numberOfItems")
+    check(drawn == visible, f"link page: the map's line has the {visible} points a link holder may see ({drawn})")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#profile svg polyline.series")) == 1, "link page: an elevation profile")
+    keyboard_reaches_every_control("link page")
+    if SHOTS:
+        screenshot("link-page.png")
+
+    # A name that is markup stays text.
+    driver.get(BASE + evil_link["page_url"])
+    check(driver.find_element(By.ID, "route-name").text == SCRIPT_NAME, "link page: a <script> name is text")
+    check(driver.title.startswith(SCRIPT_NAME), "link page: the <script> name is text in the title")
+    no_alert("the link page of a <script> name")
+
+    # A dead link is a 404 page.
+    driver.get(BASE + "/l/made-up-secret")
+    check("does not work" in driver.find_element(By.TAG_NAME, "h1").text, "a dead link shows the 404 page")
+
+    # The app: sign in by pasting the token.
+    driver.get(BASE + "/")
+    wait.until(lambda d: d.find_elements(By.ID, "token"))
+    keyboard_reaches_every_control("sign-in page")
+    driver.find_element(By.ID, "token").send_keys(ada + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#view table tbody tr"))
+    check(driver.execute_script("return localStorage.getItem('routeranker.token')") == ada, "app: the token is kept")
+    names = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#view tbody a")]
+    check(SCRIPT_NAME in names, "app: my routes list the <script> name as text")
+    keyboard_reaches_every_control("my routes")
+
+    driver.get(f"{BASE}/#/route/{evil}")
+    heading = "return (document.querySelector('#view h1') || {}).textContent"
+    try:
+        wait.until(lambda d: d.execute_script(heading) == SCRIPT_NAME)
+    except Exception:
+        pass
+    check(driver.execute_script(heading) == SCRIPT_NAME, "app: route page shows the <script> name as text")
+    no_alert("the app's route page of a <script> name")
+
+    driver.get(f"{BASE}/#/route/{route}")
+    wait.until(lambda d: d.execute_script(heading) == "Isar loop"
+               and len(d.find_elements(By.CSS_SELECTOR, "#view figure svg")) == 2)
+    own = driver.execute_script("return document.querySelector('#view figure svg polyline.route').points.numberOfItems")
+    check(own == len(points), f"app: the owner's map has every point ({own})")
+    keyboard_reaches_every_control("route page")
+    if SHOTS:
+        screenshot("route-page.png")
+
+    driver.get(f"{BASE}/#/compare?groups={','.join(group_ids)}&metric=duration_s")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#view figure svg g.group"))
+    order = driver.execute_script(
+        "return [...document.querySelectorAll('#view figure svg g.group')].map(g => g.dataset.group)")
+    check(order == ranking, f"compare page: the groups in ranking order {order}")
+    boxes = driver.execute_script(
+        "return [...document.querySelectorAll('#view figure svg g.group')].map(g => g.querySelectorAll('rect.box').length)")
+    check(boxes == [1, 1, 1], f"compare page: one box per group {boxes}")
+    rows = [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#compare-table tbody tr")]
+    check(len(rows) == 3, "compare page: a table row per group")
+    keyboard_reaches_every_control("compare page")
+    if SHOTS:
+        screenshot("compare-page.png")
+
+    for path, title in [("#/inbox", "Shared with me"), ("#/groups", "Groups")]:
+        driver.get(f"{BASE}/{path}")
+        wait.until(lambda d: d.execute_script(heading) == title)
+        time.sleep(0.3)
+        keyboard_reaches_every_control(path)
+
+    drain_network_log()
+    foreign = [url for url in requested if not (url.startswith(BASE + "/") or url.startswith("data:") or url == "about:blank")]
+    check(len(requested) > 10 and not foreign, f"no request leaves the origin ({len(requested)} requests; foreign: {foreign[:3]})")
+finally:
+    driver.quit()
+
+print(f"browser tests: {len(failures)} failure(s)")
+sys.exit(1 if failures else 0)
