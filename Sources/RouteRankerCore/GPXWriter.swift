@@ -22,14 +22,14 @@ public struct GPXWriter: Sendable {
         out += "<gpx version=\"1.1\" creator=\"RouteRanker\" xmlns=\"http://www.topografix.com/GPX/1/1\""
         out += " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\""
         out += " xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd\">\n"
-        if let name { out += "<metadata><name>\(Self.escape(name))</name></metadata>\n" }
+        if let name { out += "<metadata><name>\(XMLText.escape(name))</name></metadata>\n" }
         for a in annotations {
             out += "<wpt lat=\"\(DecimalNumbers.format(a.lat))\" lon=\"\(DecimalNumbers.format(a.lon))\">"
             if let t = a.t { out += "<time>\(RFC3339.format(t))</time>" }
-            out += "<name>\(Self.escape(a.text))</name></wpt>\n"
+            out += "<name>\(XMLText.escape(a.text))</name></wpt>\n"
         }
         out += "<trk>"
-        if let name { out += "<name>\(Self.escape(name))</name>" }
+        if let name { out += "<name>\(XMLText.escape(name))</name>" }
         return out + "<trkseg>\n"
     }
 
@@ -47,23 +47,5 @@ public struct GPXWriter: Sendable {
     /// Closes the track and the document.
     public func footer() -> String {
         "</trkseg></trk>\n</gpx>\n"
-    }
-
-    /// Text safe in XML content and attributes; characters XML 1.0 cannot carry are dropped.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        for u in text.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(u)
-            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": continue
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
     }
 }

@@ -74,7 +74,7 @@ import Testing
         #expect(back.name == "Morning <run> & co")
         #expect(back.points == Self.points.map { TrackPoint(lat: $0.lat, lon: $0.lon, t: $0.t, ele: $0.ele) })
         #expect(back.annotations == annotations)
-        #expect(GPXWriter.escape("a\u{1}b\u{FFFF}") == "ab")
+        #expect(XMLText.escape("a\u{1}b\u{FFFF}") == "ab")
         let empty = DownloadWriter.render(.gpx, id: "r", name: nil, points: [])
         #expect(try GPXReader.read(Data(empty.utf8)).points.isEmpty)
     }

@@ -16,7 +16,7 @@ public struct SVGWriter: Sendable {
         var written: String {
             switch self {
             case .number(let n): SVGNumber.format(n)
-            case .text(let s): SVGText.escape(s)
+            case .text(let s): XMLText.escape(s)
             }
         }
     }
@@ -37,8 +37,8 @@ public struct SVGWriter: Sendable {
         output =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\""
             + " role=\"img\" font-family=\"system-ui, sans-serif\" font-size=\"12\">"
-            + "<title>\(SVGText.escape(title))</title>"
-        if let description { output += "<desc>\(SVGText.escape(description))</desc>" }
+            + "<title>\(XMLText.escape(title))</title>"
+        if let description { output += "<desc>\(XMLText.escape(description))</desc>" }
         openElements = ["svg"]
     }
 
@@ -46,7 +46,7 @@ public struct SVGWriter: Sendable {
     public mutating func element(_ name: String, _ attributes: KeyValuePairs<String, Value>, text: String? = nil) {
         output += "<\(name)\(Self.attributes(attributes))"
         if let text {
-            output += ">\(SVGText.escape(text))</\(name)>"
+            output += ">\(XMLText.escape(text))</\(name)>"
         } else {
             output += "/>"
         }
@@ -101,29 +101,5 @@ public enum SVGNumber {
         let tenth = units % 10
         let text = tenth == 0 ? "\(whole)" : "\(whole).\(tenth)"
         return negative ? "-" + text : text
-    }
-}
-
-/// Text for XML (SVG and HTML alike): the five markup characters escaped, and characters XML 1.0
-/// does not allow (most C0 controls, lone surrogates cannot occur in a Swift `String`) dropped.
-public enum SVGText {
-    /// `text` safe as element content and as a double- or single-quoted attribute value.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

@@ -48,7 +48,7 @@ enum PageTemplate {
                 break
             }
             let name = String(rest[nameStart..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
-            out += isRaw ? (markup[name] ?? "") : SVGText.escape(text[name] ?? "")
+            out += isRaw ? (markup[name] ?? "") : XMLText.escape(text[name] ?? "")
             rest = rest[close.upperBound...]
         }
         return out + rest
