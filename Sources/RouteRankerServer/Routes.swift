@@ -47,5 +47,13 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .delete("/v1/groups/{id}", c.groups.delete),
         .get("/v1/groups/{id}/stats", c.groupStats.stats),
         .get("/v1/compare", c.groupStats.compare),
+
+        // Segments and leaderboards
+        .post("/v1/segments", c.segments.create),
+        .get("/v1/segments", c.segments.list),
+        .get("/v1/segments/{id}", c.segments.get),
+        .delete("/v1/segments/{id}", c.segments.delete),
+        .get("/v1/segments/{id}/leaderboard", c.segmentBoards.leaderboard),
+        .get("/v1/segments/{id}/efforts", c.segmentBoards.efforts),
     ]
 }

@@ -14,6 +14,8 @@ struct Controllers: Sendable {
     let similar: SimilarController
     let groups: GroupsController
     let groupStats: GroupStatsController
+    let segments: SegmentsController
+    let segmentBoards: SegmentBoardsController
 
     init(
         database: MongoDatabase, clock: WallClock, similarCellBudget: Int, registry: PrometheusCollectorRegistry,
@@ -29,6 +31,11 @@ struct Controllers: Sendable {
         let auth = Authenticator(users: userRepository)
         let visibility = Visibility(routes: routeRepository, shares: shareRepository)
         let viewer = RouteViewer(users: userRepository, routes: routeRepository, buckets: buckets)
+        let segmentRepository = SegmentRepository(database: database)
+        let effortRepository = EffortRepository(database: database)
+        let segmentEfforts = SegmentEfforts(
+            segments: segmentRepository, efforts: effortRepository, areas: RouteAreaRepository(database: database),
+            routes: routeRepository, buckets: buckets)
         let similarRoutes = SimilarRoutes(
             routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer, paths: paths,
             cellBudget: similarCellBudget)
@@ -39,7 +46,8 @@ struct Controllers: Sendable {
         routes = RoutesController(
             auth: auth, visibility: visibility, routes: routeRepository, buckets: buckets,
             idempotency: IdempotencyRepository(database: database), locks: RouteLocks(), shares: shareRepository,
-            links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock)
+            links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock,
+            efforts: segmentEfforts)
         routeList = RouteListController(
             auth: auth, routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer)
         downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets, viewer: viewer)
@@ -54,5 +62,12 @@ struct Controllers: Sendable {
             auth: auth, visibility: visibility, groups: groupRepository, viewer: viewer, users: userRepository,
             shares: shareRepository, similar: similarRoutes, clock: clock)
         groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groupRepository)
+        segments = SegmentsController(
+            auth: auth, visibility: visibility, viewer: viewer, buckets: buckets, segments: segmentRepository,
+            efforts: segmentEfforts, clock: clock)
+        segmentBoards = SegmentBoardsController(
+            auth: auth,
+            boards: SegmentBoards(
+                segments: segmentRepository, efforts: effortRepository, visibility: visibility, users: userRepository))
     }
 }

@@ -89,6 +89,7 @@ public struct APIError: Error, Sendable, Equatable {
     static let routeNotFound = notFound("route not found")
     static let groupNotFound = notFound("group not found")
     static let linkNotFound = notFound("link not found")
+    static let segmentNotFound = notFound("segment not found")
 }
 
 extension APIError {
@@ -111,6 +112,10 @@ extension APIError {
             self = .groupNotFound
         case is NotRouteOwner:
             self = .forbidden("only the route's owner may do this")
+        case is SegmentNotFound:
+            self = .segmentNotFound
+        case is NotSegmentOwner:
+            self = .forbidden("only the segment's owner may do this")
         case let error as VersionConflict:
             self = .conflict(error.description)
         case is InvalidListPosition:

@@ -41,3 +41,9 @@ struct RouteTooLongToCompare: Error, Sendable {
 struct ComparisonTooLarge: Error, Sendable {
     var candidates: Int
 }
+
+/// The segment does not exist: the one `404` of segments.
+struct SegmentNotFound: Error, Sendable {}
+
+/// The caller may read the segment but only its owner may do this (`403`).
+struct NotSegmentOwner: Error, Sendable {}

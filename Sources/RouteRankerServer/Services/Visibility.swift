@@ -39,4 +39,12 @@ struct Visibility: Sendable {
         guard route.owner == user.id else { throw NotRouteOwner() }
         return route
     }
+
+    /// Of routes whose owners are known (e.g. from stored efforts), the ids `user` may read: the
+    /// same rule as `readable`, theirs or shared with them, in one `_id` query for the shares.
+    func readableIDs(_ routes: [(id: String, owner: String)], by user: UserRecord) async throws -> Set<String> {
+        let mine = routes.filter { $0.owner == user.id }.map(\.id)
+        let foreign = Array(Set(routes.filter { $0.owner != user.id }.map(\.id)))
+        return Set(mine).union(try await shares.sharedWith(user.id, among: foreign))
+    }
 }
