@@ -66,14 +66,16 @@ struct SegmentEfforts: Sendable {
         let reaching = try await areas.reaching(segment.start).filter { $0.box.contains(segment.end) }
         guard !reaching.isEmpty else { return }
         let path = segment.path
-        let found = try await routes.find(ids: reaching.map(\.route))
-        let candidates = reaching.compactMap { found[$0.route] }.filter { $0.state == .finished }
         var all: [EffortRecord] = []
-        // A few routes at a time: their points are read from the database while others match.
+        // A few routes at a time: their documents and points are read while others match. Each
+        // route by its `_id` (a point lookup): a long `_id $in` is slow on SecantusDB.
         try await withThrowingTaskGroup(of: [EffortRecord].self) { group in
-            for (index, route) in candidates.enumerated() {
+            for (index, area) in reaching.enumerated() {
                 if index >= Self.concurrency, let done = try await group.next() { all += done }
                 group.addTask {
+                    guard let route = try await routes.find(id: area.route), route.state == .finished else {
+                        return []
+                    }
                     let points = try await keptPoints(of: route)
                     return Self.efforts(of: route, points: points, on: segment, path: path)
                 }
