@@ -56,5 +56,12 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .get("/l/{secret}", c.pages.linkPage),
         .get("/", c.pages.app),
         .get("/web/{file}", c.pages.asset),
+        // Segments and leaderboards
+        .post("/v1/segments", c.segments.create),
+        .get("/v1/segments", c.segments.list),
+        .get("/v1/segments/{id}", c.segments.get),
+        .delete("/v1/segments/{id}", c.segments.delete),
+        .get("/v1/segments/{id}/leaderboard", c.segmentBoards.leaderboard),
+        .get("/v1/segments/{id}/efforts", c.segmentBoards.efforts),
     ]
 }

@@ -6,7 +6,7 @@ struct RouteRanker: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routeranker",
         abstract: "RouteRanker: route tracking and ranking.",
-        subcommands: [ServeCommand.self, StatsCommand.self, CompareCommand.self],
+        subcommands: [ServeCommand.self, StatsCommand.self, CompareCommand.self, SegmentEffortsCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -16,6 +16,8 @@ struct Controllers: Sendable {
     let groupStats: GroupStatsController
     let pictures: PicturesController
     let pages: PagesController
+    let segments: SegmentsController
+    let segmentBoards: SegmentBoardsController
 
     init(
         database: MongoDatabase, clock: WallClock, similarCellBudget: Int, registry: PrometheusCollectorRegistry,
@@ -32,6 +34,11 @@ struct Controllers: Sendable {
         let linkAccess = LinkAccess(links: linkRepository, routes: routeRepository, clock: clock)
         let visibility = Visibility(routes: routeRepository, shares: shareRepository)
         let viewer = RouteViewer(users: userRepository, routes: routeRepository, buckets: buckets)
+        let segmentRepository = SegmentRepository(database: database)
+        let effortRepository = EffortRepository(database: database)
+        let segmentEfforts = SegmentEfforts(
+            segments: segmentRepository, efforts: effortRepository, areas: RouteAreaRepository(database: database),
+            routes: routeRepository, buckets: buckets)
         let similarRoutes = SimilarRoutes(
             routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer, paths: paths,
             cellBudget: similarCellBudget)
@@ -42,7 +49,8 @@ struct Controllers: Sendable {
         routes = RoutesController(
             auth: auth, visibility: visibility, routes: routeRepository, buckets: buckets,
             idempotency: IdempotencyRepository(database: database), locks: RouteLocks(), shares: shareRepository,
-            links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock)
+            links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock,
+            efforts: segmentEfforts)
         routeList = RouteListController(
             auth: auth, routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer)
         downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets, viewer: viewer)
@@ -61,5 +69,12 @@ struct Controllers: Sendable {
         pictures = PicturesController(
             auth: auth, visibility: visibility, viewer: viewer, links: linkAccess, pictures: routePictures)
         pages = PagesController(links: linkAccess, viewer: viewer, users: userRepository, pictures: routePictures)
+        segments = SegmentsController(
+            auth: auth, visibility: visibility, viewer: viewer, buckets: buckets, segments: segmentRepository,
+            efforts: segmentEfforts, clock: clock)
+        segmentBoards = SegmentBoardsController(
+            auth: auth,
+            boards: SegmentBoards(
+                segments: segmentRepository, efforts: effortRepository, visibility: visibility, users: userRepository))
     }
 }

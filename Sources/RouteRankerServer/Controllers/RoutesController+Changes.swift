@@ -22,8 +22,9 @@ extension RoutesController {
         return try await withOwnedRoute(id, by: user) { route in
             var route = route
             let base = route.version
+            let activityChanged = activity != nil && activity != route.activity
             if let name { route.name = name }
-            if let activity, activity != route.activity {
+            if let activity, activityChanged {
                 route.activity = activity
                 var accumulator = route.accumulator
                 // Reading every kept point is inherent to "recompute over the kept points".
@@ -36,16 +37,18 @@ extension RoutesController {
             guard name != nil || activity != nil else { return try await ownerSummary(route) }
             route.version += 1
             try await routes.commit(route, over: base)
+            if activityChanged { try await efforts.match(route) }
             return try await ownerSummary(route)
         }
     }
 
-    /// `DELETE /v1/routes/{id}`: the route, then its shares, links, group memberships, stored
-    /// paths and points. Once the route document is gone nothing else of it is reachable, so a
+    /// `DELETE /v1/routes/{id}`: its segment efforts, the route, then its shares, links, group
+    /// memberships, stored paths and points. Once the route document is gone nothing else of it is reachable, so a
     /// failure half-way leaves only invisible leftovers.
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
         let user = try await auth.user(request)
         try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
+            try await efforts.routeRemoved(route.id)  // first: no effort of a deleted route is left to read
             try await routes.delete(id: route.id)
             try await shares.deleteAll(route: route.id)
             try await links.deleteAll(route: route.id)

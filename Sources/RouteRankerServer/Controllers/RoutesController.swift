@@ -17,6 +17,8 @@ struct RoutesController: Sendable {
     let paths: PathRepository
     let viewer: RouteViewer
     let clock: WallClock
+    /// Keeps segment efforts in step: a route is matched when it is finished.
+    let efforts: SegmentEfforts
 
     /// `POST /v1/routes`: `201` with the summary. With an `Idempotency-Key`, a retry by the same
     /// user answers `200` with the route the first request created.
@@ -67,6 +69,7 @@ struct RoutesController: Sendable {
             accumulator: StatsAccumulator(activity: .other), version: 0)
         var recording: Bool?
         var ingest: RouteIngest
+        let stored: RouteRecord
         do {
             // `partial` matters to FIT bodies only, but a malformed value is refused whatever the body.
             _ = try RouteRules.flag(query["partial"], field: "partial")
@@ -87,12 +90,14 @@ struct RoutesController: Sendable {
                 ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
                 try await ingest.add(body.points)
             }
-            let stored = try await ingest.commit(state: recording == true ? .recording : .finished)
-            return RouteSummary(stored, sharedWith: [])
+            stored = try await ingest.commit(state: recording == true ? .recording : .finished)
         } catch {
             await discardNewRoute(route.id, context)
             throw error
         }
+        // After the commit: the route stands even if matching fails (a retried finish matches it).
+        if stored.state == .finished { try await efforts.match(stored) }
+        return RouteSummary(stored, sharedWith: [])
     }
 
     /// Buckets of a route that was never committed are invisible anyway; removing them only saves
@@ -139,6 +144,7 @@ struct RoutesController: Sendable {
                 route.version += 1
                 try await routes.commit(route, over: base)
             }
+            try await efforts.ensureMatched(route)
             return try await ownerSummary(route)
         }
     }

@@ -98,6 +98,7 @@ public struct APIError: Error, Sendable, Equatable {
         error.page = WebPage.linkGone
         return error
     }()
+    static let segmentNotFound = notFound("segment not found")
 }
 
 extension APIError {
@@ -124,6 +125,10 @@ extension APIError {
             self = .linkPageNotFound
         case is NotRouteOwner:
             self = .forbidden("only the route's owner may do this")
+        case is SegmentNotFound:
+            self = .segmentNotFound
+        case is NotSegmentOwner:
+            self = .forbidden("only the segment's owner may do this")
         case let error as VersionConflict:
             self = .conflict(error.description)
         case is InvalidListPosition:

@@ -47,3 +47,8 @@ struct LinkNotUsable: Error, Sendable {}
 
 /// The share link page of an unusable secret: the same `404`, as a page for people.
 struct LinkPageGone: Error, Sendable {}
+/// The segment does not exist: the one `404` of segments.
+struct SegmentNotFound: Error, Sendable {}
+
+/// The caller may read the segment but only its owner may do this (`403`).
+struct NotSegmentOwner: Error, Sendable {}

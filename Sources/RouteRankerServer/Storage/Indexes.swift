@@ -11,6 +11,9 @@ enum Indexes {
         ("links", LinkRepository.indexes),
         ("groups", GroupRepository.indexes),
         ("paths", PathRepository.indexes),
+        ("segments", SegmentRepository.indexes),
+        ("efforts", EffortRepository.indexes),
+        ("route_areas", RouteAreaRepository.indexes),
     ]
 
     /// Creates the indexes, retrying while the database is not reachable yet (e.g. it is still
