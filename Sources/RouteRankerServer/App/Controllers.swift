@@ -1,3 +1,4 @@
+import Logging
 import Mongo
 import Prometheus
 
@@ -14,10 +15,12 @@ struct Controllers: Sendable {
     let similar: SimilarController
     let groups: GroupsController
     let groupStats: GroupStatsController
+    let live: LiveController
 
     init(
         database: MongoDatabase, clock: WallClock, similarCellBudget: Int, registry: PrometheusCollectorRegistry,
-        openAPIDocument: [UInt8]
+        openAPIDocument: [UInt8],
+        hub: LiveHub? = nil
     ) {
         let userRepository = UserRepository(database: database)
         let routeRepository = RouteRepository(database: database)
@@ -54,5 +57,9 @@ struct Controllers: Sendable {
             auth: auth, visibility: visibility, groups: groupRepository, viewer: viewer, users: userRepository,
             shares: shareRepository, similar: similarRoutes, clock: clock)
         groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groupRepository)
+        live = LiveController(
+            auth: auth, visibility: visibility, links: linkRepository, routes: routeRepository,
+            hub: hub ?? LiveHub(database: database, logger: Logger(label: "routeranker.live")),
+            buckets: buckets, viewer: viewer, clock: clock)
     }
 }
