@@ -65,11 +65,11 @@ struct LiveController: Sendable {
     /// The first visible index to send: `Last-Event-ID` (what a reconnecting `EventSource` sends),
     /// else `?from=`, else 0. Either must be a whole number from 0 to 1,000,000 (`400` otherwise).
     static func startIndex(_ request: Request) throws -> Int {
+        let from = try request.query["from"].map { try index($0, field: "from") }
         if let header = request.headers[HTTPField.Name("Last-Event-ID")!] {
             return try index(header, field: "Last-Event-ID")
         }
-        guard let from = request.query["from"] else { return 0 }
-        return try index(from, field: "from")
+        return from ?? 0
     }
 
     private static func index(_ raw: String, field: String) throws -> Int {
