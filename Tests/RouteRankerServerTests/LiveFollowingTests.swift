@@ -133,6 +133,34 @@ import Testing
         }
     }
 
+    @Test func changingTheOwnersZonesEndsOtherFollowersStreamsButNotTheOwners() async throws {
+        try await withLiveApp { client, port in
+            let owner = try await client.register("ada", friends: ["bob"])
+            let friend = try await client.register("bob")
+            let track = SharingFixture.line(10)
+            let id = try await client.newSharedRoute(owner, points: track, recording: true)
+            #expect(try await client.shareRoute(owner, id, to: "bob").status == .created)
+            let follower = try Self.follow(port, "/v1/routes/\(id)/live", token: friend)
+            let ownView = try Self.follow(port, "/v1/routes/\(id)/live", token: owner)
+            defer {
+                follower.close()
+                ownView.close()
+            }
+            #expect(await follower.wait { $0.points.count == 10 })
+            #expect(await ownView.wait { $0.points.count == 10 })
+            let zone = #"[{"lat":\#(track[9].lat),"lon":\#(track[9].lon),"radius_m":100}]"#
+            #expect(try await client.putZones(owner, zone).status == .ok)
+            // The friend's numbering would change: the stream ends (no event), and a new one has the new view.
+            #expect(await follower.wait(seconds: 1) { $0.ended })
+            #expect(follower.events.map(\.event) == ["points"])
+            let again = try Self.follow(port, "/v1/routes/\(id)/live", token: friend)
+            defer { again.close() }
+            #expect(await again.wait { $0.events.count == 1 })
+            #expect(again.points.count == 8)  // points 8 (100 m from the centre: inside) and 9 are hidden
+            #expect(!ownView.ended)
+        }
+    }
+
     @Test func revokingTheShareSendsGoneWithinASecondAndCloses() async throws {
         try await withLiveApp { client, port in
             let owner = try await client.register("ada", friends: ["bob"])
