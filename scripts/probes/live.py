@@ -100,7 +100,12 @@ def probe(workdir, processes):
     check(not follower.closed.is_set(), "the stream ended during the database restart")
     count, _ = check_contiguous(follower, times)
 
-    # 3. A follower that stops reading is cut off; the server's memory stays flat meanwhile.
+    # 3. A follower that stops reading is cut off; the server's memory stays flat meanwhile. (Also: a
+    # follower of an idle route gets a keep-alive comment within 15 s.)
+    _, idle_route = json_request(a.port, "POST", "/v1/routes", {"name": "idle", "recording": True}, token,
+                                 expect=201)
+    idle = Follower(a.port, f"/v1/routes/{idle_route['id']}/live", token)
+    idle_started = time.monotonic()
     stalled = socket.create_connection(("127.0.0.1", a.port))
     stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32 * 1024)
     stalled.sendall(f"GET /v1/routes/{route}/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n"
@@ -136,6 +141,10 @@ def probe(workdir, processes):
     check(wait_count(follower, len(times), 10), "the reading follower fell behind")
     check_contiguous(follower, times)
 
+    check(idle.wait_for(lambda f: f.comments >= 1, max(0.0, 16 - (time.monotonic() - idle_started))),
+          "no keep-alive comment within 16 s on an idle stream")
+    idle.close()
+
     # 4. SIGTERM with an open stream: it ends cleanly and the server exits promptly.
     stopping = time.monotonic()
     b.process.terminate()
@@ -148,7 +157,7 @@ def probe(workdir, processes):
     return (f"{APPENDS} appends via A seen on B in order, no gap/repeat, append sent→receipt p50 {p50:.0f} ms "
             f"p99 {p99:.0f} ms; db restart: resumed {resumed_after:.1f} s after the kill ({count} points, "
             f"no gap); stalled follower cut off after {drained // 1024} KiB, RSS {rss[0]:.0f}→{rss[1]:.0f} MiB "
-            f"over {len(times) - count} more points; SIGTERM: stream ended, exit in {shutdown_s:.1f} s")
+            f"over {len(times) - count} more points; keep-alive seen; SIGTERM: stream ended, exit in {shutdown_s:.1f} s")
 
 
 if __name__ == "__main__":
