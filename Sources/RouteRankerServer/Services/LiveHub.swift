@@ -19,7 +19,9 @@ final class LiveHub: Service, Sendable {
         let followers = LiveFollowers()
         self.followers = followers
         self.logger = logger
-        feed = RouteChangeFeed(database: database, logger: logger) { followers.deliver($0) }
+        feed = RouteChangeFeed(database: database, logger: logger, isFollowed: followers.isFollowed) {
+            followers.deliver($0)
+        }
     }
 
     /// Registers a follower of `route`; pair with `unsubscribe`.
@@ -62,6 +64,9 @@ final class LiveFollowers: Sendable {
     private let state = Mutex(State())
 
     var count: Int { state.withLock { $0.count } }
+
+    /// Whether anyone in this process follows `route` (so its changes are worth decoding).
+    @Sendable func isFollowed(_ route: String) -> Bool { state.withLock { $0.byRoute[route] != nil } }
 
     func add(_ mailbox: LiveMailbox) {
         let shutDown = state.withLock { state in

@@ -26,7 +26,11 @@ struct RouteChangeFeed: Sendable {
     let stream: MongoChangeStream
 
     /// A feed of `database` that hands each change to `deliver` on the stream's thread, in order.
-    init(database: MongoDatabase, logger: Logger, deliver: @escaping @Sendable (RouteChange) -> Void) {
+    /// Route documents are decoded only for routes `isFollowed` says someone here follows.
+    init(
+        database: MongoDatabase, logger: Logger, isFollowed: @escaping @Sendable (String) -> Bool,
+        deliver: @escaping @Sendable (RouteChange) -> Void
+    ) {
         stream = MongoChangeStream(
             database: database, pipeline: Self.pipeline, fullDocument: "updateLookup",
             maxAwaitTimeMS: Self.maxAwaitTimeMS, logger: logger
@@ -34,7 +38,7 @@ struct RouteChangeFeed: Sendable {
             switch event {
             case .restarted: deliver(.resynchronize)
             case .change(let document):
-                if let change = Self.change(document, logger: logger) { deliver(change) }
+                if let change = Self.change(document, logger: logger, isFollowed: isFollowed) { deliver(change) }
             }
         }
     }
@@ -45,7 +49,7 @@ struct RouteChangeFeed: Sendable {
     func stop() { stream.stop() }
 
     /// The domain meaning of one change event, or nil for one followers do not care about.
-    static func change(_ event: BSONDocument, logger: Logger) -> RouteChange? {
+    static func change(_ event: BSONDocument, logger: Logger, isFollowed: (String) -> Bool) -> RouteChange? {
         guard let collection = event.document("ns")?.string("coll"),
             let operation = event.string("operationType"), let id = event.document("documentKey")?.string("_id")
         else { return nil }
@@ -54,7 +58,7 @@ struct RouteChangeFeed: Sendable {
             return .deleted(route: id)
         case ("routes", _):
             // Without a document (deleted before the lookup), a delete event follows.
-            guard let document = event.document("fullDocument") else { return nil }
+            guard isFollowed(id), let document = event.document("fullDocument") else { return nil }
             do {
                 return .committed(try RouteRecord(document: document))
             } catch {
