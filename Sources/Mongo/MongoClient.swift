@@ -18,6 +18,9 @@ import Synchronization
 public final class MongoClient: Service, @unchecked Sendable {
     /// The number of pooled clients, which is also the number of threads.
     public let poolSize: Int
+    /// The connection string with the defaults filled in, for clients outside the pool (a change
+    /// stream holds its client for as long as it runs, so it cannot borrow a pooled one).
+    let uri: String
     let logger: Logger
     private let handle: PoolHandle
     private let threads: BlockingPool
@@ -80,6 +83,7 @@ public final class MongoClient: Service, @unchecked Sendable {
             mongoc_client_pool_set_appname(pool, appName)
         }
         self.poolSize = size
+        self.uri = String(cString: mongoc_uri_get_string(parsed))
         self.logger = logger
         self.handle = PoolHandle(pointer: pool)
         self.threads = BlockingPool(threadCount: size, maxWaiting: size * maxWaitingPerClient, name: "mongo")

@@ -39,6 +39,10 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .get("/v1/links/{secret}", c.links.summary),
         .get("/v1/links/{secret}/points", c.links.points),
 
+        // Live following (Server-Sent Events)
+        .get("/v1/routes/{id}/live", c.live.route),
+        .get("/v1/links/{secret}/live", c.live.link),
+
         // Groups and comparison
         .post("/v1/groups", c.groups.create),
         .get("/v1/groups", c.groups.list),

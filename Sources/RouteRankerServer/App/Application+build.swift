@@ -11,10 +11,13 @@ public func buildApplication(
     let client = try MongoClient(uri: configuration.mongoDBURI, logger: logger)
     let database = MongoDatabase(client: client, name: configuration.database)
     let openAPIDocument = try OpenAPIDocument.load()
+    // The process's one change stream, fanned out to its live followers (after the client in
+    // `services`, so it stops before the client does).
+    let hub = LiveHub(database: database, logger: logger)
     let endpoints = routeTable(
         Controllers(
             database: database, clock: configuration.clock, similarCellBudget: configuration.similarCellBudget,
-            registry: registry, openAPIDocument: openAPIDocument))
+            registry: registry, openAPIDocument: openAPIDocument, hub: hub))
 
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: MetricsMiddleware(registry: registry))
@@ -30,7 +33,7 @@ public func buildApplication(
                 additionalChannelHandlers: [LingeringClose()], idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "RouteRanker"),
-        services: [client],
+        services: [client, hub],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.notice("RouteRanker is listening on http://\(configuration.host):\(port)")

@@ -1,3 +1,4 @@
+import Logging
 import Mongo
 import Prometheus
 
@@ -18,10 +19,12 @@ struct Controllers: Sendable {
     let pages: PagesController
     let segments: SegmentsController
     let segmentBoards: SegmentBoardsController
+    let live: LiveController
 
     init(
         database: MongoDatabase, clock: WallClock, similarCellBudget: Int, registry: PrometheusCollectorRegistry,
-        openAPIDocument: [UInt8]
+        openAPIDocument: [UInt8],
+        hub: LiveHub? = nil
     ) {
         let userRepository = UserRepository(database: database)
         let routeRepository = RouteRepository(database: database)
@@ -76,5 +79,9 @@ struct Controllers: Sendable {
             auth: auth,
             boards: SegmentBoards(
                 segments: segmentRepository, efforts: effortRepository, visibility: visibility, users: userRepository))
+        live = LiveController(
+            auth: auth, visibility: visibility, links: linkRepository, routes: routeRepository,
+            hub: hub ?? LiveHub(database: database, logger: Logger(label: "routeranker.live")),
+            buckets: buckets, viewer: viewer, clock: clock)
     }
 }

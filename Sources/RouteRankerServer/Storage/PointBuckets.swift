@@ -46,22 +46,27 @@ struct PointBuckets: Sendable {
     }
 
     /// The committed points of `route`, bucket by bucket, in order, with bounded memory: its full
-    /// buckets as its document names them, then the tail it holds.
-    func read(_ route: RouteRecord) -> AsyncThrowingStream<[TrackPoint], any Error> {
+    /// buckets as its document names them, then the tail it holds. With `start`, the points from
+    /// that index on (the buckets before it are not read).
+    func read(_ route: RouteRecord, from start: Int = 0) -> AsyncThrowingStream<[TrackPoint], any Error> {
         let layout = route.layout
         let id = route.id
-        guard !layout.buckets.isEmpty else {
+        let firstSeq = max(0, start) / Self.capacity
+        let tailStart = layout.buckets.count * Self.capacity
+        let tail = Array(layout.tail.dropFirst(max(0, start - tailStart)))
+        guard firstSeq < layout.buckets.count else {
             return AsyncThrowingStream { continuation in
-                if !layout.tail.isEmpty { continuation.yield(layout.tail) }
+                if !tail.isEmpty { continuation.yield(tail) }
                 continuation.finish()
             }
         }
         let stream = collection.findStream(
-            ["route": .string(id), "seq": ["$lt": .int(layout.buckets.count)]], sort: ["seq": 1], batchSize: 4)
+            ["route": .string(id), "seq": ["$gte": .int(firstSeq), "$lt": .int(layout.buckets.count)]],
+            sort: ["seq": 1], batchSize: 4)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    var expected = 0
+                    var expected = firstSeq
                     for try await batch in stream {
                         for document in batch {
                             // Buckets of writers that never committed are not part of the route.
@@ -70,11 +75,13 @@ struct PointBuckets: Sendable {
                             else { continue }
                             guard seq == expected else { throw try await missingBucket(id, expected) }
                             expected += 1
-                            continuation.yield(try Self.points(of: document))
+                            let points = try Self.points(of: document)
+                            let skip = seq == firstSeq ? start - seq * Self.capacity : 0
+                            continuation.yield(skip > 0 ? Array(points.dropFirst(skip)) : points)
                         }
                     }
                     guard expected == layout.buckets.count else { throw try await missingBucket(id, expected) }
-                    if !layout.tail.isEmpty { continuation.yield(layout.tail) }
+                    if !tail.isEmpty { continuation.yield(tail) }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)

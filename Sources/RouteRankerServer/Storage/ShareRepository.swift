@@ -27,6 +27,12 @@ struct ShareRepository: Sendable {
 
     static func id(route: String, to: String) -> String { "\(route):\(to)" }
 
+    /// The (route, recipient) a share `_id` names; route ids hold no `:`, user ids may.
+    static func parts(ofID id: String) -> (route: String, to: String)? {
+        guard let colon = id.firstIndex(of: ":") else { return nil }
+        return (String(id[..<colon]), String(id[id.index(after: colon)...]))
+    }
+
     func find(route: String, to: String) async throws -> ShareRecord? {
         try await collection.findOne(["_id": .string(Self.id(route: route, to: to))]).flatMap(Self.record)
     }
