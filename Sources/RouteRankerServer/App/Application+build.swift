@@ -11,10 +11,11 @@ public func buildApplication(
     let client = try MongoClient(uri: configuration.mongoDBURI, logger: logger)
     let database = MongoDatabase(client: client, name: configuration.database)
     let openAPIDocument = try OpenAPIDocument.load()
+    let trackers = TrackerWiring(database: database, clock: configuration.clock, publicURL: configuration.publicURL)
     let endpoints = routeTable(
         Controllers(
             database: database, clock: configuration.clock, similarCellBudget: configuration.similarCellBudget,
-            registry: registry, openAPIDocument: openAPIDocument))
+            registry: registry, openAPIDocument: openAPIDocument, trackers: trackers))
 
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: MetricsMiddleware(registry: registry))
@@ -30,7 +31,7 @@ public func buildApplication(
                 additionalChannelHandlers: [LingeringClose()], idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "RouteRanker"),
-        services: [client],
+        services: [client, trackers.sweeper(interval: configuration.sweepInterval, logger: logger)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.notice("RouteRanker is listening on http://\(configuration.host):\(port)")

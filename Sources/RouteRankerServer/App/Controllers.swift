@@ -14,10 +14,12 @@ struct Controllers: Sendable {
     let similar: SimilarController
     let groups: GroupsController
     let groupStats: GroupStatsController
+    let devices: DevicesController
+    let track: TrackController
 
     init(
         database: MongoDatabase, clock: WallClock, similarCellBudget: Int, registry: PrometheusCollectorRegistry,
-        openAPIDocument: [UInt8]
+        openAPIDocument: [UInt8], trackers: TrackerWiring? = nil
     ) {
         let userRepository = UserRepository(database: database)
         let routeRepository = RouteRepository(database: database)
@@ -39,7 +41,11 @@ struct Controllers: Sendable {
         routes = RoutesController(
             auth: auth, visibility: visibility, routes: routeRepository, buckets: buckets,
             idempotency: IdempotencyRepository(database: database), locks: RouteLocks(), shares: shareRepository,
-            links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock)
+            links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock,
+            finisher: RouteFinisher(routes: routeRepository),
+            removal: RouteRemoval(
+                routes: routeRepository, shares: shareRepository, links: linkRepository, groups: groupRepository,
+                paths: paths, buckets: buckets))
         routeList = RouteListController(
             auth: auth, routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer)
         downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets, viewer: viewer)
@@ -54,5 +60,10 @@ struct Controllers: Sendable {
             auth: auth, visibility: visibility, groups: groupRepository, viewer: viewer, users: userRepository,
             shares: shareRepository, similar: similarRoutes, clock: clock)
         groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groupRepository)
+        let trackers = trackers ?? TrackerWiring(database: database, clock: clock, publicURL: nil)
+        devices = DevicesController(
+            auth: auth, users: userRepository, devices: trackers.devices, trips: trackers.trips, locks: trackers.locks,
+            clock: clock, publicURL: trackers.publicURL)
+        track = TrackController(devices: DeviceAuthenticator(devices: trackers.devices), recorder: trackers.recorder)
     }
 }

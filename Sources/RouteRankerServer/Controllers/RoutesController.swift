@@ -17,6 +17,8 @@ struct RoutesController: Sendable {
     let paths: PathRepository
     let viewer: RouteViewer
     let clock: WallClock
+    let finisher: RouteFinisher
+    let removal: RouteRemoval
 
     /// `POST /v1/routes`: `201` with the summary. With an `Idempotency-Key`, a retry by the same
     /// user answers `200` with the route the first request created.
@@ -132,14 +134,7 @@ struct RoutesController: Sendable {
     func finish(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
         let user = try await auth.user(request)
         return try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
-            var route = route
-            if route.state == .recording {
-                let base = route.version
-                route.state = .finished
-                route.version += 1
-                try await routes.commit(route, over: base)
-            }
-            return try await ownerSummary(route)
+            try await ownerSummary(try await finisher.finish(route))
         }
     }
 

@@ -89,6 +89,7 @@ public struct APIError: Error, Sendable, Equatable {
     static let routeNotFound = notFound("route not found")
     static let groupNotFound = notFound("group not found")
     static let linkNotFound = notFound("link not found")
+    static let deviceNotFound = notFound("device not found")
 }
 
 extension APIError {
@@ -109,6 +110,15 @@ extension APIError {
             self = .routeNotFound
         case is GroupNotVisible:
             self = .groupNotFound
+        case is DeviceNotVisible:
+            self = .deviceNotFound
+        case let error as TrackerUnauthorized:
+            self = APIError(
+                .unauthorized, "unauthorized", error.message, headers: [.wwwAuthenticate: #"Basic realm="RouteRanker""#]
+            )
+        case is TrackerMessageEncrypted:
+            self = .unprocessable(
+                "this message is encrypted, and the server does not hold the app's key: turn encryption off in the app")
         case is NotRouteOwner:
             self = .forbidden("only the route's owner may do this")
         case let error as VersionConflict:

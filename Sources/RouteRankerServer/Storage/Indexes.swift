@@ -11,6 +11,7 @@ enum Indexes {
         ("links", LinkRepository.indexes),
         ("groups", GroupRepository.indexes),
         ("paths", PathRepository.indexes),
+        ("devices", DeviceRepository.indexes),
     ]
 
     /// Creates the indexes, retrying while the database is not reachable yet (e.g. it is still

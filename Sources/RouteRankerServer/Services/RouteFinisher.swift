@@ -1,0 +1,17 @@
+/// Finishing a route: the one place that turns a recording route into a finished one, whoever
+/// asks (its owner by hand, or a device's trip logic), so that work done when a route is
+/// finished (e.g. computing efforts) has one place to hook in.
+struct RouteFinisher: Sendable {
+    let routes: RouteRepository
+
+    /// Finishes `route` as read, in one version-guarded write; a finished route is returned as it
+    /// is. Throws `VersionConflict` when the route changed since it was read.
+    func finish(_ route: RouteRecord) async throws -> RouteRecord {
+        guard route.state == .recording else { return route }
+        var finished = route
+        finished.state = .finished
+        finished.version += 1
+        try await routes.commit(finished, over: route.version)
+        return finished
+    }
+}
