@@ -31,8 +31,9 @@ struct TrackerWiring: Sendable {
         self.clock = clock
         self.publicURL = publicURL
         recorder = DeviceRecorder(
-            devices: devices, routes: routes, buckets: buckets, shares: shares, trips: trips, locks: locks, clock: clock
-        )
+            devices: devices, routes: routes, buckets: buckets, shares: shares, trips: trips, locks: locks,
+            clock: clock,
+            recent: RecentRoutes())
     }
 
     /// The idle sweep, a lifecycle service.

@@ -18,6 +18,8 @@ struct DeviceRecorder: Sendable {
     /// failing each other's guards (across processes the guards still decide).
     let locks: RouteLocks
     let clock: WallClock
+    /// The device routes this process committed last: the hot path's read of the route.
+    let recent: RecentRoutes
 
     /// Records `report` for `device` and counts the message; returns how it counted. After this
     /// returns, the point (if recorded) and the count are durably written.
@@ -59,7 +61,12 @@ struct DeviceRecorder: Sendable {
                 if try await start(id, with: point, for: device) { return .recorded }
                 continue
             }
-            guard let route = try await routes.find(id: routeID) else {
+            // The copy this process committed last, if any (a stale one fails the commit's version
+            // guard and is read again below); else the stored route.
+            let cached = attempt == 0 ? recent.get(routeID) : nil
+            let found: RouteRecord?
+            if let cached { found = cached } else { found = try await routes.find(id: routeID) }
+            guard let route = found else {
                 // Claimed but not created yet: the claimant died before creating it, or is creating
                 // it right now (then one insert wins and the other pass starts over). Or it was
                 // finished and deleted meanwhile: then the device no longer names it.
@@ -74,6 +81,8 @@ struct DeviceRecorder: Sendable {
                 continue
             }
             if let last = route.accumulator.last, point.t - last.t > Double(device.splitAfterS) {
+                // A gap ends the route: decided on the stored route, never on a copy.
+                if cached != nil { continue }
                 try await trips.finishCurrent(device, route: routeID, lastT: last.t)
                 continue
             }
@@ -82,8 +91,9 @@ struct DeviceRecorder: Sendable {
             if ingest.duplicates > 0 { return .duplicates }
             do {
                 // A dropped spike is committed too: the run of spikes carries over between requests.
-                _ = try await ingest.commit()
+                recent.put(try await ingest.commit())
             } catch is VersionConflict {
+                recent.forget(routeID)
                 continue
             }
             return ingest.accepted > 0 ? .recorded : .dropped
@@ -114,7 +124,7 @@ struct DeviceRecorder: Sendable {
         var ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
         try await ingest.add([point])
         do {
-            _ = try await ingest.commit()
+            recent.put(try await ingest.commit())
             return true
         } catch MongoError.duplicateKey {
             return false
