@@ -67,5 +67,15 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .delete("/v1/segments/{id}", c.segments.delete),
         .get("/v1/segments/{id}/leaderboard", c.segmentBoards.leaderboard),
         .get("/v1/segments/{id}/efforts", c.segmentBoards.efforts),
+        // Devices and the tracker apps' endpoints
+        .post("/v1/devices", c.devices.create),
+        .get("/v1/devices", c.devices.list),
+        .get("/v1/devices/{id}", c.devices.get),
+        .patch("/v1/devices/{id}", c.devices.patch),
+        .delete("/v1/devices/{id}", c.devices.delete),
+        .post("/v1/devices/{id}/key", c.devices.rotateKey),
+        .post("/v1/track/owntracks", c.track.owntracks),
+        .get("/v1/track/osmand", c.track.osmand),
+        .post("/v1/track/osmand", c.track.osmand),
     ]
 }

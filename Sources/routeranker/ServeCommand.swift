@@ -23,6 +23,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Database name (default: $ROUTERANKER_DATABASE, else routeranker).")
     var database: String?
 
+    @Option(
+        name: .customLong("public-url"),
+        help:
+            "The server's public URL, for the addresses devices give to tracker apps (default: $ROUTERANKER_PUBLIC_URL, else each request's Host)."
+    )
+    var publicURL: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -33,7 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
             port: port ?? environment["PORT"].flatMap(Int.init) ?? 8080,
             mongoDBURI: mongoDBURI ?? environment["MONGODB_URI"] ?? "mongodb://127.0.0.1:27017/",
             database: database ?? environment["ROUTERANKER_DATABASE"] ?? "routeranker",
-            logLevel: logLevel
+            logLevel: logLevel,
+            publicURL: publicURL ?? environment["ROUTERANKER_PUBLIC_URL"]
         )
         var logger = Logger(label: "routeranker")
         logger.logLevel = configuration.logLevel

@@ -16,6 +16,11 @@ public struct AppConfiguration: Sendable {
     public var clock: WallClock
     /// The most Fréchet cells one `similar` request may scan over all its pairs (`422` past it).
     public var similarCellBudget: Int
+    /// The server's public URL (e.g. `https://rr.example.org`), for the absolute addresses a device
+    /// gives to paste into tracker apps; `nil`: built from each request's `Host`.
+    public var publicURL: String?
+    /// How often the idle sweep finishes device routes that stopped receiving points.
+    public var sweepInterval: Duration = .seconds(10)
 
     public init(
         host: String = "127.0.0.1",
@@ -24,7 +29,8 @@ public struct AppConfiguration: Sendable {
         database: String = "routeranker",
         logLevel: Logger.Level = .info,
         clock: WallClock = .system,
-        similarCellBudget: Int = 40_000_000
+        similarCellBudget: Int = 40_000_000,
+        publicURL: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -33,6 +39,7 @@ public struct AppConfiguration: Sendable {
         self.logLevel = logLevel
         self.clock = clock
         self.similarCellBudget = similarCellBudget
+        self.publicURL = publicURL
     }
 }
 

@@ -14,10 +14,11 @@ public func buildApplication(
     // The process's one change stream, fanned out to its live followers (after the client in
     // `services`, so it stops before the client does).
     let hub = LiveHub(database: database, logger: logger)
+    let trackers = TrackerWiring(database: database, clock: configuration.clock, publicURL: configuration.publicURL)
     let endpoints = routeTable(
         Controllers(
             database: database, clock: configuration.clock, similarCellBudget: configuration.similarCellBudget,
-            registry: registry, openAPIDocument: openAPIDocument, hub: hub))
+            registry: registry, openAPIDocument: openAPIDocument, hub: hub, trackers: trackers))
 
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: MetricsMiddleware(registry: registry))
@@ -33,7 +34,7 @@ public func buildApplication(
                 additionalChannelHandlers: [LingeringClose()], idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "RouteRanker"),
-        services: [client, hub],
+        services: [client, hub, trackers.sweeper(interval: configuration.sweepInterval, logger: logger)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.notice("RouteRanker is listening on http://\(configuration.host):\(port)")

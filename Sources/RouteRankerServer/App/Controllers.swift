@@ -20,11 +20,12 @@ struct Controllers: Sendable {
     let segments: SegmentsController
     let segmentBoards: SegmentBoardsController
     let live: LiveController
+    let devices: DevicesController
+    let track: TrackController
 
     init(
         database: MongoDatabase, clock: WallClock, similarCellBudget: Int, registry: PrometheusCollectorRegistry,
-        openAPIDocument: [UInt8],
-        hub: LiveHub? = nil
+        openAPIDocument: [UInt8], hub: LiveHub? = nil, trackers: TrackerWiring? = nil
     ) {
         let userRepository = UserRepository(database: database)
         let routeRepository = RouteRepository(database: database)
@@ -53,7 +54,10 @@ struct Controllers: Sendable {
             auth: auth, visibility: visibility, routes: routeRepository, buckets: buckets,
             idempotency: IdempotencyRepository(database: database), locks: RouteLocks(), shares: shareRepository,
             links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock,
-            efforts: segmentEfforts)
+            efforts: segmentEfforts, finisher: RouteFinisher(routes: routeRepository, efforts: segmentEfforts),
+            removal: RouteRemoval(
+                routes: routeRepository, shares: shareRepository, links: linkRepository, groups: groupRepository,
+                paths: paths, buckets: buckets, efforts: segmentEfforts))
         routeList = RouteListController(
             auth: auth, routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer)
         downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets, viewer: viewer)
@@ -83,5 +87,10 @@ struct Controllers: Sendable {
             auth: auth, visibility: visibility, links: linkRepository, routes: routeRepository,
             hub: hub ?? LiveHub(database: database, logger: Logger(label: "routeranker.live")),
             buckets: buckets, viewer: viewer, clock: clock)
+        let trackers = trackers ?? TrackerWiring(database: database, clock: clock, publicURL: nil)
+        devices = DevicesController(
+            auth: auth, users: userRepository, devices: trackers.devices, trips: trackers.trips, locks: trackers.locks,
+            clock: clock, publicURL: trackers.publicURL)
+        track = TrackController(devices: DeviceAuthenticator(devices: trackers.devices), recorder: trackers.recorder)
     }
 }

@@ -42,19 +42,11 @@ extension RoutesController {
         }
     }
 
-    /// `DELETE /v1/routes/{id}`: its segment efforts, the route, then its shares, links, group
-    /// memberships, stored paths and points. Once the route document is gone nothing else of it is reachable, so a
-    /// failure half-way leaves only invisible leftovers.
+    /// `DELETE /v1/routes/{id}`: the route with everything attached to it (see `RouteRemoval`).
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
         let user = try await auth.user(request)
         try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
-            try await efforts.routeRemoved(route.id)  // first: no effort of a deleted route is left to read
-            try await routes.delete(id: route.id)
-            try await shares.deleteAll(route: route.id)
-            try await links.deleteAll(route: route.id)
-            try await groups.removeEverywhere(route: route.id)
-            try await paths.deleteAll(route: route.id)
-            try await buckets.deleteAll(route: route.id)
+            try await removal.remove(route.id)
         }
         return NoContent()
     }

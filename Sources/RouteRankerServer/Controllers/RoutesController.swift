@@ -17,8 +17,11 @@ struct RoutesController: Sendable {
     let paths: PathRepository
     let viewer: RouteViewer
     let clock: WallClock
-    /// Keeps segment efforts in step: a route is matched when it is finished.
+    /// Keeps segment efforts in step: a route is matched when its activity changes.
     let efforts: SegmentEfforts
+    /// Finishes routes (and matches their efforts); removes them with everything attached.
+    let finisher: RouteFinisher
+    let removal: RouteRemoval
 
     /// `POST /v1/routes`: `201` with the summary. With an `Idempotency-Key`, a retry by the same
     /// user answers `200` with the route the first request created.
@@ -137,15 +140,7 @@ struct RoutesController: Sendable {
     func finish(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
         let user = try await auth.user(request)
         return try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
-            var route = route
-            if route.state == .recording {
-                let base = route.version
-                route.state = .finished
-                route.version += 1
-                try await routes.commit(route, over: base)
-            }
-            try await efforts.ensureMatched(route)
-            return try await ownerSummary(route)
+            try await ownerSummary(try await finisher.finish(route))
         }
     }
 

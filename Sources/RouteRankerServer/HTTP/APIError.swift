@@ -99,6 +99,7 @@ public struct APIError: Error, Sendable, Equatable {
         return error
     }()
     static let segmentNotFound = notFound("segment not found")
+    static let deviceNotFound = notFound("device not found")
 }
 
 extension APIError {
@@ -123,6 +124,15 @@ extension APIError {
             self = .linkNotFound
         case is LinkPageGone:
             self = .linkPageNotFound
+        case is DeviceNotVisible:
+            self = .deviceNotFound
+        case let error as TrackerUnauthorized:
+            self = APIError(
+                .unauthorized, "unauthorized", error.message, headers: [.wwwAuthenticate: #"Basic realm="RouteRanker""#]
+            )
+        case is TrackerMessageEncrypted:
+            self = .unprocessable(
+                "this message is encrypted, and the server does not hold the app's key: turn encryption off in the app")
         case is NotRouteOwner:
             self = .forbidden("only the route's owner may do this")
         case is SegmentNotFound:

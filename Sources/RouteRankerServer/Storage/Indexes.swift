@@ -14,6 +14,7 @@ enum Indexes {
         ("segments", SegmentRepository.indexes),
         ("efforts", EffortRepository.indexes),
         ("route_areas", RouteAreaRepository.indexes),
+        ("devices", DeviceRepository.indexes),
     ]
 
     /// Creates the indexes, retrying while the database is not reachable yet (e.g. it is still

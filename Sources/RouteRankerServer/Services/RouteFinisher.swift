@@ -1,0 +1,21 @@
+/// Finishing a route: the one place that turns a recording route into a finished one, whoever
+/// asks (its owner by hand, or a device's trip logic), so that work done when a route is
+/// finished (e.g. computing efforts) has one place to hook in.
+struct RouteFinisher: Sendable {
+    let routes: RouteRepository
+    let efforts: SegmentEfforts
+
+    /// Finishes `route` as read, in one version-guarded write, then stores its segment efforts; a
+    /// finished route is returned as it is (its efforts matched if a finish was cut off before
+    /// they were). Throws `VersionConflict` when the route changed since it was read.
+    func finish(_ route: RouteRecord) async throws -> RouteRecord {
+        var finished = route
+        if route.state == .recording {
+            finished.state = .finished
+            finished.version += 1
+            try await routes.commit(finished, over: route.version)
+        }
+        try await efforts.ensureMatched(finished)
+        return finished
+    }
+}

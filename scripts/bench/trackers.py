@@ -1,0 +1,104 @@
+"""Tracker benchmark: N devices each post one OwnTracks location every 5 s (the apps' own rhythm)
+for a fixed time, spread evenly over the 5 s, through keep-alive connections shared by worker
+threads. Reports points/s, p50/p99 latency, server CPU per point (from /proc) and database round
+trips per point (the server's `mongo_operations_total{op}` on /metrics, before and after).
+
+Usage: trackers.py --server URL --server-pid PID [--devices 1000] [--seconds 60] [--workers 50]"""
+
+import argparse
+import base64
+import http.client
+import json
+import math
+import statistics
+import threading
+import time
+import urllib.parse
+
+from live import call, cpu_seconds, operations
+
+PERIOD_S = 5.0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("--server-pid", type=int, required=True)
+    parser.add_argument("--devices", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--workers", type=int, default=50)
+    args = parser.parse_args()
+    base = args.server
+    url = urllib.parse.urlparse(base)
+
+    # One user per 10 devices.
+    devices = []
+    for d in range(args.devices):
+        if d % 10 == 0:
+            user = f"rider{d // 10}"
+            token = call(base, "POST", "/v1/users", {"id": user, "name": user})["token"]
+        device = call(base, "POST", "/v1/devices", {"name": f"Phone {d}", "activity": "ride"}, token)
+        credentials = base64.b64encode(f"{user}:{device['key']}".encode()).decode()
+        devices.append("Basic " + credentials)
+
+    latencies, errors, lock = [], [], threading.Lock()
+    metres_per_degree = 111_320 * math.cos(math.radians(52.5))
+    began = time.monotonic() + 1.0
+    end = began + args.seconds
+
+    def worker(index):
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
+        mine = [d for d in range(len(devices)) if d % args.workers == index]
+        # Each device's phase within the 5 s period, so that the load is even.
+        schedule = [(began + PERIOD_S * d / len(devices), d, 0) for d in mine]
+        measured = []
+        while schedule:
+            schedule.sort()
+            at, d, n = schedule.pop(0)
+            if at >= end:
+                continue
+            delay = at - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            body = json.dumps({
+                "_type": "location", "tid": "ph", "tst": 1_764_000_000 + int(n * PERIOD_S), "acc": 6,
+                "lat": 52.5 + d * 1e-3, "lon": 13.4 + n * 30 / metres_per_degree, "batt": 80, "conn": "m",
+            }).encode()
+            started = time.monotonic()
+            connection.request("POST", "/v1/track/owntracks", body=body, headers={
+                "Authorization": devices[d], "Content-Type": "application/json; charset=utf-8"})
+            response = connection.getresponse()
+            response.read()
+            if response.status != 200:
+                with lock:
+                    errors.append(response.status)
+            measured.append(time.monotonic() - started)
+            schedule.append((at + PERIOD_S, d, n + 1))
+        connection.close()
+        with lock:
+            latencies.extend(measured)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(args.workers)]
+    ops_before, cpu_before = operations(base), cpu_seconds(args.server_pid)
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - began
+    cpu = cpu_seconds(args.server_pid) - cpu_before
+    ops_after = operations(base)
+    if errors:
+        raise SystemExit(f"{len(errors)} messages failed: {sorted(set(errors))}")
+    points = len(latencies)
+    delta = {op: ops_after.get(op, 0) - ops_before.get(op, 0) for op in ops_after}
+    per_point = sum(delta.values()) / points
+    by_op = ", ".join(f"{op} {count / points:.2f}" for op, count in sorted(delta.items()) if count)
+    latencies.sort()
+    print(f"{args.devices} devices, one OwnTracks point each every {PERIOD_S:.0f} s, {elapsed:.0f} s: "
+          f"{points} points, {points / elapsed:.0f} points/s, p50 {statistics.median(latencies) * 1000:.1f} ms, "
+          f"p99 {latencies[int(0.99 * (points - 1))] * 1000:.1f} ms, server CPU {cpu * 1000 / points:.3f} ms/point, "
+          f"database round trips {per_point:.2f}/point ({by_op})")
+
+
+if __name__ == "__main__":
+    main()
