@@ -24,7 +24,14 @@ struct JSONWriter {
     mutating func key(_ key: StaticString) {
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// A backslash and `byte`: appended one by one, as an array literal per escape would allocate.
+    private mutating func escaped(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        bytes.append(byte)
     }
 
     mutating func comma() { bytes.append(UInt8(ascii: ",")) }
@@ -37,16 +44,18 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case UInt8(ascii: "\""): escaped(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): escaped(UInt8(ascii: "\\"))
+            case 0x08: escaped(UInt8(ascii: "b"))
+            case 0x0C: escaped(UInt8(ascii: "f"))
+            case 0x0A: escaped(UInt8(ascii: "n"))
+            case 0x0D: escaped(UInt8(ascii: "r"))
+            case 0x09: escaped(UInt8(ascii: "t"))
             case 0..<0x20:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                escaped(UInt8(ascii: "u"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "0"))
                 bytes.append(hex[Int(byte >> 4)])
                 bytes.append(hex[Int(byte & 0xF)])
             default: bytes.append(byte)
