@@ -14,6 +14,17 @@ public enum DecimalNumbers {
         return expand(s)
     }
 
+    /// Appends ``format(_:)`` of `x` to `out` without making a string of its own when it is
+    /// positional already (the hot path of every download).
+    public static func append(_ x: Double, to out: inout String) {
+        guard x.isFinite else { return out.append("null") }
+        let s = x.description
+        guard s.utf8.contains(UInt8(ascii: "e")) else {
+            return s.hasSuffix(".0") ? out.append(contentsOf: s.dropLast(2)) : out.append(s)
+        }
+        out.append(expand(s))
+    }
+
     /// Rewrites `d.ddde±x` positionally.
     private static func expand(_ s: String) -> String {
         let parts = s.split(separator: "e")

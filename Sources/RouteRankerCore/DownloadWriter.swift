@@ -52,10 +52,11 @@ public struct DownloadWriter: Sendable {
         switch format {
         case .json:
             var out = ""
+            out.reserveCapacity(points.underestimatedCount * 80)
             for p in points {
-                if wroteJSONPoint { out += "," }
+                if wroteJSONPoint { out.append(",") }
                 wroteJSONPoint = true
-                out += JSONPoints.object(p)
+                JSONPoints.append(p, to: &out)
             }
             return out
         case .ndjson: return NDJSONPointWriter.lines(points)

@@ -111,11 +111,28 @@ public enum JSONPoints {
 
     /// One point as a JSON object; `ele` and `acc` only when present.
     public static func object(_ p: TrackPoint) -> String {
-        var s = "{\"lat\":\(DecimalNumbers.format(p.lat)),\"lon\":\(DecimalNumbers.format(p.lon))"
-        s += ",\"t\":\(DecimalNumbers.format(p.t))"
-        if let ele = p.ele { s += ",\"ele\":\(DecimalNumbers.format(ele))" }
-        if let acc = p.acc { s += ",\"acc\":\(DecimalNumbers.format(acc))" }
-        return s + "}"
+        var s = ""
+        append(p, to: &s)
+        return s
+    }
+
+    /// Appends ``object(_:)`` of `p` to `out`.
+    public static func append(_ p: TrackPoint, to out: inout String) {
+        out.append("{\"lat\":")
+        DecimalNumbers.append(p.lat, to: &out)
+        out.append(",\"lon\":")
+        DecimalNumbers.append(p.lon, to: &out)
+        out.append(",\"t\":")
+        DecimalNumbers.append(p.t, to: &out)
+        if let ele = p.ele {
+            out.append(",\"ele\":")
+            DecimalNumbers.append(ele, to: &out)
+        }
+        if let acc = p.acc {
+            out.append(",\"acc\":")
+            DecimalNumbers.append(acc, to: &out)
+        }
+        out.append("}")
     }
 
     /// A JSON string literal, quotes included (escapes `"`, `\` and control characters).

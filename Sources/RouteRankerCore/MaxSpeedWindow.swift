@@ -26,6 +26,13 @@ public struct MaxSpeedWindow: Sendable, Hashable, Codable {
     /// An empty window.
     public init() {}
 
+    /// A window restored from the fields a previous one held.
+    public init(restoring times: [Double], distances: [Double], best: Double) {
+        self.times = times
+        self.distances = distances
+        self.best = best
+    }
+
     /// Takes the next kept point (time `t`, cumulative distance `d`) and updates ``best``.
     public mutating func add(t: Double, d: Double) {
         times.append(t)

@@ -40,6 +40,27 @@ public struct StatsAccumulator: Sendable, Hashable, Codable {
         self.activity = activity
     }
 
+    /// An accumulator restored from its fields exactly as a previous one held them (storage reads
+    /// them back one by one); no check that they belong together.
+    public init(
+        restoring activity: Activity, spikeRun: Int, count: Int, first: TrackPoint?, last: TrackPoint?,
+        distance: Double, movingTime: Double, elevation: ElevationState?, bbox: BoundingBox?,
+        window: MaxSpeedWindow, splits: [Double], boundaryTime: Double
+    ) {
+        self.activity = activity
+        self.spikeRun = spikeRun
+        self.count = count
+        self.first = first
+        self.last = last
+        self.distance = distance
+        self.movingTime = movingTime
+        self.elevation = elevation
+        self.bbox = bbox
+        self.window = window
+        self.splits = splits
+        self.boundaryTime = boundaryTime
+    }
+
     /// Elevation gain and loss with hysteresis around a reference level.
     public struct ElevationState: Sendable, Hashable, Codable {
         /// The level last moved to (starts at the first `ele`).
@@ -48,6 +69,13 @@ public struct StatsAccumulator: Sendable, Hashable, Codable {
         public var gain = 0.0
         /// Total loss, metres.
         public var loss = 0.0
+
+        /// A state with these values.
+        public init(reference: Double, gain: Double = 0, loss: Double = 0) {
+            self.reference = reference
+            self.gain = gain
+            self.loss = loss
+        }
     }
 
     /// Filters a batch per API.md's ingest rules and adds the kept points to the statistics.

@@ -116,11 +116,13 @@ def main():
             cpu = statistics.median(r[3] for r in runs)
             cpus.append(cpu)
             row += (f"{rate:>12.0f} ±{spread:>3.0f}%" + f"{statistics.median(r[1] for r in runs):>13.2f}/"
-                    f"{statistics.median(r[2] for r in runs):<8.2f}" + f"{cpu:>20.3f}")
+                    f"{statistics.median(r[2] for r in runs):<8.2f}" + f"{cpu:>11.3f} ({min(r[3] for r in runs):.3f}–"
+                    f"{max(r[3] for r in runs):.3f})")
         if len(cpus) == 2:
             row += f"{cpus[0] / cpus[1]:>12.2f}"
         print(row)
-    print(f"(median of {args.runs} runs of {args.seconds} s each, wrk -t2 -c16; ± is the spread of requests/s; "
+    print(f"(median of {args.runs} runs of {args.seconds} s each, wrk -t2 -c16; ± is the spread of requests/s, "
+          f"CPU ms/req the median (min–max); "
           f"CPU ratio = {names[0]} / {names[-1]})")
 
 

@@ -8,10 +8,20 @@ struct Authenticator: Sendable {
 
     /// The caller, or `401` with `WWW-Authenticate: Bearer` when the token is missing or wrong.
     func user(_ request: Request) async throws -> UserRecord {
+        let token = try token(request)
+        return try accept(token, found: try await users.find(tokenHash: Secret.hash(token)))
+    }
+
+    /// The request's bearer token, or `401` when it is missing or malformed.
+    func token(_ request: Request) throws -> String {
         guard let token = Self.bearerToken(request) else { throw APIError.unauthorized() }
-        guard let user = try await users.find(tokenHash: Secret.hash(token)),
-            Secret.matches(token, storedHash: user.tokenHash)
-        else {
+        return token
+    }
+
+    /// The user found by the digest of `token`, once the stored digest is compared with it in
+    /// constant time; `401` when none was found or it does not match.
+    func accept(_ token: String, found user: UserRecord?) throws -> UserRecord {
+        guard let user, Secret.matches(token, storedHash: user.tokenHash) else {
             throw APIError.unauthorized("the bearer token is not valid")
         }
         return user

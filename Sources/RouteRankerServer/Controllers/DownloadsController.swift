@@ -8,9 +8,9 @@ struct DownloadsController: Sendable {
     let viewer: RouteViewer
 
     func points(_ request: Request, _ context: AppRequestContext) async throws -> RouteDownload {
-        let user = try await auth.user(request)
-        let route = try await visibility.readable(try context.parameters.require("id"), by: user)
-        let lens = try await viewer.lens(owner: route.owner, viewer: user.id)
-        return RouteDownload(route: route, lens: lens) { [buckets] in buckets.read(route) }
+        let reading = try await visibility.reading(
+            try context.parameters.require("id"), token: try auth.token(request), auth: auth, viewer: viewer)
+        let route = reading.route
+        return RouteDownload(route: route, lens: reading.lens) { [buckets] in buckets.read(route) }
     }
 }

@@ -161,10 +161,9 @@ struct RoutesController: Sendable {
 
     /// `GET /v1/routes/{id}`.
     func get(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
-        let user = try await auth.user(request)
-        let route = try await visibility.readable(try context.parameters.require("id"), by: user)
-        let lens = try await viewer.lens(owner: route.owner, viewer: user.id)
-        let sharedWith = lens.isOwner ? try await shares.shares(of: route.id).map(\.to) : nil
-        return try await viewer.summary(route, lens: lens, sharedWith: sharedWith)
+        let reading = try await visibility.reading(
+            try context.parameters.require("id"), token: try auth.token(request), auth: auth, viewer: viewer,
+            recipients: true)
+        return try await viewer.summary(reading.route, lens: reading.lens, sharedWith: reading.recipients)
     }
 }

@@ -47,35 +47,41 @@ struct SharesController: Sendable {
         return NoContent()
     }
 
-    /// `GET /v1/shares`: the routes shared with me, newest first — one query for the page, then one
-    /// batched lookup each for the routes and their owners.
+    /// `GET /v1/shares`: the routes shared with me, newest first — the caller, the page, its routes,
+    /// their owners and the total read in one pool job (`RequestReads.inbox`).
     func inbox(_ request: Request, _ context: AppRequestContext) async throws -> Page<InboxItem> {
-        let user = try await auth.user(request)
-        let page = try PageRequest(request, list: "inbox")
-        let after = try page.after.map { position -> (Date, String) in
-            guard position.count == 2, let ms = Int64(position[0]) else {
-                throw APIError.invalid("'cursor' is not a cursor of this list", field: "cursor")
+        let token = try auth.token(request)
+        let page: PageRequest
+        let after: (Date, String)?
+        do {
+            page = try PageRequest(request, list: "inbox")
+            after = try page.after.map { position -> (Date, String) in
+                guard position.count == 2, let ms = Int64(position[0]) else {
+                    throw APIError.invalid("'cursor' is not a cursor of this list", field: "cursor")
+                }
+                return (Date(timeIntervalSince1970: Double(ms) / 1000), position[1])
             }
-            return (Date(timeIntervalSince1970: Double(ms) / 1000), position[1])
+        } catch {
+            _ = try await auth.user(request)  // a wrong token is answered first, as everywhere
+            throw error
         }
-        let found = try await shares.inbox(of: user.id, after: after, limit: page.limit + 1)
-        let items = Array(found.prefix(page.limit))
-        let sharedRoutes = try await routes.find(ids: items.map(\.route))
-        let owners = try await users.names(of: Array(Set(items.map(\.owner))))
-        let names = Dictionary(owners.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let privacy = try await users.privacy(of: Array(Set(items.map(\.owner))))
+        let found = try await RequestReads(users: users).inbox(
+            tokenHash: Secret.hash(token), after: after, limit: page.limit + 1)
+        _ = try auth.accept(token, found: found.user)
+        let items = Array(found.shares.prefix(page.limit))
         var entries: [InboxItem] = []
         for share in items {
-            guard let route = sharedRoutes[share.route] else { continue }
-            let summary = try await viewer.summary(route, lens: viewer.lens(privacy[route.owner]))
+            guard let route = found.routes[share.route] else { continue }
+            let owner = found.owners[route.owner]
+            let lens = viewer.lens(owner.map { (zones: $0.zones, version: $0.version) })
+            let summary = try await viewer.summary(route, lens: lens)
             entries.append(
                 InboxItem(
-                    route: route.id, name: route.name,
-                    owner: .init(id: route.owner, name: names[route.owner] ?? route.owner), sharedAt: share.sharedAt,
-                    stats: summary.stats))
+                    route: route.id, name: route.name, owner: .init(id: route.owner, name: owner?.name ?? route.owner),
+                    sharedAt: share.sharedAt, stats: summary.stats))
         }
-        let next = found.count > page.limit ? items.last.map { Self.inboxCursor($0) } : nil
-        return Page(items: entries, next: next, total: try await shares.count(to: user.id))
+        let next = found.shares.count > page.limit ? items.last.map { Self.inboxCursor($0) } : nil
+        return Page(items: entries, next: next, total: found.total)
     }
 
     private static func inboxCursor(_ share: ShareRecord) -> String {

@@ -18,10 +18,17 @@ struct JSONResponse<Body: Encodable>: ResponseGenerator {
     var body: Body
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try JSONEncoder.api.encode(body)
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        let buffer: ByteBuffer
+        if let direct = body as? any JSONWritable {
+            var writer = JSONWriter()
+            try direct.writeJSON(to: &writer)
+            buffer = ByteBuffer(bytes: writer.bytes)
+        } else {
+            buffer = ByteBuffer(bytes: try JSONEncoder.api.encode(body))
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
 }
 

@@ -4,9 +4,9 @@ import RouteRankerCore
 
 /// How a route is laid out in `routes`.
 ///
-/// The statistics' running state is kept as its JSON (`stats_state`): `JSONEncoder` writes the
-/// shortest representation that reads back to the same `Double`, so the state survives storage to
-/// the last bit, which the "any split into batches gives the same stats" invariant needs. The
+/// The statistics' running state is kept field by field in `stats_state` (see
+/// `StatsAccumulator+BSON.swift`): BSON doubles read back to the same bits, so the state survives
+/// storage exactly, which the "any split into batches gives the same stats" invariant needs. The
 /// figures that lists sort and groups aggregate on are copied into `metrics`, the visible start
 /// into `start` (GeoJSON, for the `2dsphere` index), and the committed point count into
 /// `point_count`, so that queries never decode the state. `buckets` and `tail` are the
@@ -26,7 +26,7 @@ extension RouteRecord {
                 "version": .int(version),
                 "point_count": .int(pointCount),
                 "annotations": .array(annotations.map(Self.annotationValue)),
-                "stats_state": .string(String(decoding: try JSONEncoder().encode(accumulator), as: UTF8.self)),
+                "stats_state": .document(accumulator.bson),
                 "metrics": [
                     "distance_m": .double(stats.distanceM),
                     "duration_s": .double(stats.durationS),
@@ -50,13 +50,13 @@ extension RouteRecord {
             let activity = document.string("activity").flatMap(Activity.init(rawValue:)),
             let state = document.string("state").flatMap(RouteState.init(rawValue:)),
             let createdAt = document.date("created_at"), let version = document.int("version"),
-            let statsState = document.string("stats_state"),
+            let accumulator = document.document("stats_state").flatMap(StatsAccumulator.init(bson:)),
             let layout = PointLayout(buckets: document.array("buckets") ?? [], tail: document.document("tail") ?? [:])
         else { throw StorageError.malformed("route", document.string("_id")) }
         self.init(
             id: id, owner: owner, name: name, activity: activity, state: state, createdAt: createdAt,
             annotations: (document.array("annotations") ?? []).compactMap(Self.annotation),
-            accumulator: try JSONDecoder().decode(StatsAccumulator.self, from: Data(statsState.utf8)),
+            accumulator: accumulator,
             version: version, layout: layout)
         guard self.layout.count == pointCount else { throw StorageError.malformed("route", id) }
     }

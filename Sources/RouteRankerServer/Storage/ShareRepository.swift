@@ -66,6 +66,14 @@ struct ShareRepository: Sendable {
 
     /// The shares to `user`, newest first (ties by id), after the keyset position `after`.
     func inbox(of user: String, after: (Date, String)?, limit: Int) async throws -> [ShareRecord] {
+        try await collection.find(
+            Self.inboxFilter(of: user, after: after), sort: ["shared_at": -1, "_id": 1], limit: limit
+        )
+        .compactMap(Self.record)
+    }
+
+    /// The shares to `user` after the keyset position `after` (see `inbox`).
+    static func inboxFilter(of user: String, after: (Date, String)?) -> BSONDocument {
         var filter: BSONDocument = ["to": .string(user)]
         if let (date, id) = after {
             filter["$or"] = [
@@ -73,8 +81,7 @@ struct ShareRepository: Sendable {
                 ["shared_at": .date(date), "_id": ["$gt": .string(id)]],
             ]
         }
-        return try await collection.find(filter, sort: ["shared_at": -1, "_id": 1], limit: limit)
-            .compactMap(Self.record)
+        return filter
     }
 
     /// The recipients of each of `routes` (one query), newest share first.
@@ -106,7 +113,7 @@ struct ShareRepository: Sendable {
         _ = try await collection.deleteMany(["route": .string(route)])
     }
 
-    private static func record(_ document: BSONDocument) -> ShareRecord? {
+    static func record(_ document: BSONDocument) -> ShareRecord? {
         guard let route = document.string("route"), let owner = document.string("owner"),
             let to = document.string("to"), let sharedAt = document.date("shared_at")
         else { return nil }

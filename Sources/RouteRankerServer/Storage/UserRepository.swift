@@ -80,7 +80,7 @@ struct UserRepository: Sendable {
             }, uniquingKeysWith: { first, _ in first })
     }
 
-    private static func zones(_ document: BSONDocument) -> [PrivacyZone] {
+    static func zones(_ document: BSONDocument) -> [PrivacyZone] {
         (document.array("privacy_zones") ?? []).compactMap { value in
             guard let zone = value.documentValue, let lat = zone.double("lat"), let lon = zone.double("lon"),
                 let radius = zone.double("radius_m")
@@ -99,7 +99,7 @@ struct UserRepository: Sendable {
         ]
     }
 
-    private static func record(_ document: BSONDocument) -> UserRecord? {
+    static func record(_ document: BSONDocument) -> UserRecord? {
         guard let id = document.string("_id"), let name = document.string("name"),
             case .binary(_, let hash)? = document["token_hash"], let createdAt = document.date("created_at")
         else { return nil }
