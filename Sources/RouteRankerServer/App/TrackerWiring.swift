@@ -26,7 +26,8 @@ struct TrackerWiring: Sendable {
             groups: GroupRepository(database: database), paths: PathRepository(database: database, buckets: buckets),
             buckets: buckets, efforts: efforts)
         let trips = DeviceTrips(
-            devices: devices, routes: routes, buckets: buckets, finisher: RouteFinisher(routes: routes, efforts: efforts),
+            devices: devices, routes: routes, buckets: buckets,
+            finisher: RouteFinisher(routes: routes, efforts: efforts),
             removal: removal, clock: clock)
         let locks = RouteLocks()
         self.devices = devices
