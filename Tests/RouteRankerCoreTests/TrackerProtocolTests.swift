@@ -137,8 +137,9 @@ import Testing
         }
     }
 
-    /// Traccar Client 9.x's JSON (traccar/traccar-client, the background-geolocation location
-    /// object it posts: `{"device_id", "location": {"timestamp", "coords": {…}, "battery", …}}`).
+    /// Traccar Client 9.x's JSON, in the shape issue 17 and API.md give for it (the
+    /// background-geolocation location object: `{"device_id", "location": {"timestamp",
+    /// "coords": {…}, "battery", …}}`); not checked against the app's source here.
     @Test func traccarClientJSON() throws {
         let body = """
             {"device_id":"key1","location":{"timestamp":"2025-11-24T16:00:00.000Z","is_moving":true,\
