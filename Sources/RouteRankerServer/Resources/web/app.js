@@ -264,6 +264,8 @@ function liveControls(path, update) {
         button.hidden = true;
         return;
       }
+      // A Last-Event-ID the server no longer takes (the privacy view changed): start over.
+      if (response.status === 400) lastID = null;
       if (!response.ok || !response.body) throw new Error("answer " + response.status);
       setStatus("Live", "live");
       retry = 1000;
