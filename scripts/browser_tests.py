@@ -5,7 +5,8 @@ points as a link holder may see; a route named <script>alert(1)</script> renders
 page and in the app; after signing in with a token, the compare page draws one box per group in
 ranking order; the keyboard reaches every control of each page; no request leaves the server's
 origin (Chromium's performance log); a recording route's page follows an append made through the
-API while it is open and says Finished when it is finished; a route's page shows the leaderboard of
+API while it is open, stopped and started again with the keyboard resumes with Last-Event-ID, and
+it says Finished when the route is finished; a route's page shows the leaderboard of
 a segment it passes; my segments and a segment's page. With --screenshots DIR, also saves the link page, a route page
 and the compare page as PNG.
 """
@@ -102,6 +103,7 @@ driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver
 driver.set_page_load_timeout(30)
 wait = WebDriverWait(driver, 15)
 requested = []
+resumed = []  # the Last-Event-ID of each request that sent one
 
 
 def drain_network_log():
@@ -109,6 +111,9 @@ def drain_network_log():
         message = json.loads(entry["message"])["message"]
         if message["method"] == "Network.requestWillBeSent":
             requested.append(message["params"]["request"]["url"])
+            headers = {k.lower(): v for k, v in message["params"]["request"].get("headers", {}).items()}
+            if "last-event-id" in headers:
+                resumed.append(headers["last-event-id"])
 
 
 def no_alert(where):
@@ -235,6 +240,17 @@ try:
     check(driver.execute_script(stat_points) == "60" and driver.execute_script(drawn) == 60,
           f"app: an append shows on the open page ({driver.execute_script(stat_points)} points in the stats, "
           f"{driver.execute_script(drawn)} on the map, after {seen:.1f} s)")
+    # Stop following with the keyboard, append, follow again: the page resumes with Last-Event-ID.
+    driver.find_element(By.ID, "live-toggle").send_keys(Keys.ENTER)
+    eventually(lambda: driver.execute_script(status) == "Not following")
+    call("POST", f"/v1/routes/{live}/points", {"points": live_points[60:70]}, ada)
+    time.sleep(1.5)
+    check(driver.execute_script(stat_points) == "60", "app: a stopped page does not follow")
+    driver.find_element(By.ID, "live-toggle").send_keys(Keys.ENTER)
+    eventually(lambda: driver.execute_script(stat_points) == "70" and driver.execute_script(drawn) == 70)
+    check(driver.execute_script(stat_points) == "70" and driver.execute_script(drawn) == 70
+          and driver.execute_script(status) == "Live",
+          f"app: following again catches up ({driver.execute_script(stat_points)} points, {driver.execute_script(status)})")
     call("POST", f"/v1/routes/{live}/finish", {}, ada)
     eventually(lambda: driver.execute_script(status) == "Finished")
     check(driver.execute_script(status) == "Finished", f"app: finishing shows Finished ({driver.execute_script(status)})")
@@ -270,6 +286,7 @@ try:
         keyboard_reaches_every_control(path)
 
     drain_network_log()
+    check(resumed == ["60"], f"app: following again sends Last-Event-ID: 60 ({resumed})")
     foreign = [url for url in requested if not (url.startswith(BASE + "/") or url.startswith("data:") or url == "about:blank")]
     check(len(requested) > 10 and not foreign, f"no request leaves the origin ({len(requested)} requests; foreign: {foreign[:3]})")
 finally:
