@@ -177,15 +177,14 @@ async function routePage(id) {
     el("label", {}, "against", el("select", { name: "x" },
       el("option", { value: "distance" }, "Distance"), el("option", { value: "time" }, "Time"))));
   const note = el("p", { class: "note", id: "route-note" }, `${route.activity} · ${day(route.started_at)} · ${route.state}`);
-  let stats = statsList(route.stats);
+  const stats = statsList(route.stats);
   const map = picture(`${base}/map.svg?width=900`, "Map");
   const parts = [el("h1", {}, route.name), note, stats, map, profileForm, profile];
   if (route.state === "recording") {
     // Follow the recording: new stats at once, the map and the profile redrawn after each append.
+    // (In place: the first event can come before the page is shown.)
     const update = (summaryStats, state) => {
-      const next = statsList(summaryStats);
-      stats.replaceWith(next);
-      stats = next;
+      stats.replaceChildren(...statsList(summaryStats).childNodes);
       if (state) note.textContent = `${route.activity} · ${day(route.started_at)} · ${state}`;
       repaint(map, () => `${base}/map.svg?width=900`);
       const data = new FormData(profileForm);
