@@ -4,7 +4,10 @@ Checks: the link page shows the route's name, its stats and a map whose line has
 points as a link holder may see; a route named <script>alert(1)</script> renders as text on the link
 page and in the app; after signing in with a token, the compare page draws one box per group in
 ranking order; the keyboard reaches every control of each page; no request leaves the server's
-origin (Chromium's performance log). With --screenshots DIR, also saves the link page, a route page
+origin (Chromium's performance log); a recording route's page follows an append made through the
+API while it is open, stopped and started again with the keyboard resumes with Last-Event-ID, and
+it says Finished when the route is finished; a route's page shows the leaderboard of
+a segment it passes; my segments and a segment's page. With --screenshots DIR, also saves the link page, a route page
 and the compare page as PNG.
 """
 import json
@@ -54,7 +57,7 @@ def loop(lat0, lon0, t0, n=80, seconds=15, wobble=0.0):
 
 # ---- Fixtures -------------------------------------------------------------------------------------
 ada = call("POST", "/v1/users", {"id": "ada", "name": "Ada Lovelace", "friends": ["grace"]})["token"]
-call("POST", "/v1/users", {"id": "grace", "name": "Grace Hopper", "friends": ["ada"]})
+grace = call("POST", "/v1/users", {"id": "grace", "name": "Grace Hopper", "friends": ["ada"]})["token"]
 points = loop(48.137, 11.575, 1_764_000_000)
 route = call("POST", "/v1/routes", {"name": "Isar loop", "activity": "run", "points": points}, ada)["id"]
 # Hide the points around the start from everyone but Ada.
@@ -62,6 +65,17 @@ call("PUT", "/v1/users/me/privacy_zones", [{"lat": 48.137, "lon": 11.575, "radiu
 link = call("POST", f"/v1/routes/{route}/links", {}, ada)
 visible = len(call("GET", link["url"] + "/points?format=json")["points"])
 check(0 < visible < len(points), f"the zone hides some points from link holders ({visible} of {len(points)} visible)")
+# A segment along the loop, and a faster run of Grace's on it that she shares with Ada.
+segment = call("POST", "/v1/segments", {"name": "Bridge <b>sprint</b>", "route": route, "from": 10, "to": 30}, ada)["id"]
+grace_run = call("POST", "/v1/routes", {"name": "Grace's loop", "activity": "run",
+                                        "points": loop(48.137, 11.575, 1_764_050_000, seconds=12)}, grace)["id"]
+call("POST", f"/v1/routes/{grace_run}/shares", {"to": "ada"}, grace)
+board = call("GET", f"/v1/segments/{segment}/leaderboard", token=ada)["items"]
+check([item["user"]["id"] for item in board] == ["grace", "ada"], f"the segment's leaderboard: Grace, then Ada")
+# A route still being recorded, for live following.
+live_points = loop(48.3, 11.7, 1_764_300_000)
+live = call("POST", "/v1/routes", {"name": "Live loop", "activity": "run", "recording": True,
+                                   "points": live_points[:30]}, ada)["id"]
 evil = call("POST", "/v1/routes", {"name": SCRIPT_NAME, "activity": "walk", "points": loop(48.2, 11.6, 1_764_100_000)},
             ada)["id"]
 evil_link = call("POST", f"/v1/routes/{evil}/links", {}, ada)
@@ -89,6 +103,7 @@ driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver
 driver.set_page_load_timeout(30)
 wait = WebDriverWait(driver, 15)
 requested = []
+resumed = []  # the Last-Event-ID of each request that sent one
 
 
 def drain_network_log():
@@ -96,6 +111,9 @@ def drain_network_log():
         message = json.loads(entry["message"])["message"]
         if message["method"] == "Network.requestWillBeSent":
             requested.append(message["params"]["request"]["url"])
+            headers = {k.lower(): v for k, v in message["params"]["request"].get("headers", {}).items()}
+            if "last-event-id" in headers:
+                resumed.append(headers["last-event-id"])
 
 
 def no_alert(where):
@@ -110,6 +128,19 @@ def screenshot(name):
     driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
     time.sleep(0.2)
     driver.save_screenshot(f"{SHOTS}/{name}")
+
+
+def eventually(condition, seconds=8):
+    """Waits until condition() is true (checked every 0.1 s); never raises on a timeout."""
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            if condition():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.1)
+    return False
 
 
 def keyboard_reaches_every_control(where):
@@ -179,9 +210,60 @@ try:
                and len(d.find_elements(By.CSS_SELECTOR, "#view figure svg")) == 2)
     own = driver.execute_script("return document.querySelector('#view figure svg polyline.route').points.numberOfItems")
     check(own == len(points), f"app: the owner's map has every point ({own})")
+    board_rows = "return [...document.querySelectorAll('#route-segments .segment-board tbody tr')]" \
+                 ".map(r => [...r.cells].map(c => c.textContent))"
+    eventually(lambda: driver.execute_script(board_rows))
+    rows = driver.execute_script(board_rows) or []
+    check([r[:2] for r in rows] == [["1", "Grace Hopper"], ["2", "Ada Lovelace"]] and all(":" in r[2] for r in rows)
+          and all(r[3].endswith("km/h") for r in rows) and [r[4] for r in rows] == ["1", "1"],
+          f"app: route page shows the leaderboard of the segment it passes {rows}")
+    title = driver.execute_script("return (document.querySelector('#route-segments h3') || {}).textContent")
+    check(title == "Bridge <b>sprint</b>", f"app: the segment's name is text ({title})")
     keyboard_reaches_every_control("route page")
     if SHOTS:
         screenshot("route-page.png")
+
+    # Live: the page of a recording route follows appends made through the API while it is open.
+    driver.get(f"{BASE}/#/route/{live}")
+    status = "return (document.getElementById('live-status') || {}).textContent"
+    drawn = "return (document.querySelector('#view figure svg polyline.route') || {points: {}}).points.numberOfItems"
+    stat_points = """const d = [...document.querySelectorAll('#route-stats div')].find(d => d.firstChild.textContent === 'Points');
+                     return d ? d.lastChild.textContent : null"""
+    eventually(lambda: driver.execute_script(status) == "Live" and driver.execute_script(drawn) == 30)
+    check(driver.execute_script(status) == "Live" and driver.execute_script(drawn) == 30,
+          f"app: a recording route's page says Live ({driver.execute_script(status)}, {driver.execute_script(drawn)} points)")
+    keyboard_reaches_every_control("live route page")
+    started = time.time()
+    call("POST", f"/v1/routes/{live}/points", {"points": live_points[30:60]}, ada)
+    eventually(lambda: driver.execute_script(stat_points) == "60" and driver.execute_script(drawn) == 60)
+    seen = time.time() - started
+    check(driver.execute_script(stat_points) == "60" and driver.execute_script(drawn) == 60,
+          f"app: an append shows on the open page ({driver.execute_script(stat_points)} points in the stats, "
+          f"{driver.execute_script(drawn)} on the map, after {seen:.1f} s)")
+    # Stop following with the keyboard, append, follow again: the page resumes with Last-Event-ID.
+    driver.find_element(By.ID, "live-toggle").send_keys(Keys.ENTER)
+    eventually(lambda: driver.execute_script(status) == "Not following")
+    call("POST", f"/v1/routes/{live}/points", {"points": live_points[60:70]}, ada)
+    time.sleep(1.5)
+    check(driver.execute_script(stat_points) == "60", "app: a stopped page does not follow")
+    driver.find_element(By.ID, "live-toggle").send_keys(Keys.ENTER)
+    eventually(lambda: driver.execute_script(stat_points) == "70" and driver.execute_script(drawn) == 70)
+    check(driver.execute_script(stat_points) == "70" and driver.execute_script(drawn) == 70
+          and driver.execute_script(status) == "Live",
+          f"app: following again catches up ({driver.execute_script(stat_points)} points, {driver.execute_script(status)})")
+    call("POST", f"/v1/routes/{live}/finish", {}, ada)
+    eventually(lambda: driver.execute_script(status) == "Finished")
+    check(driver.execute_script(status) == "Finished", f"app: finishing shows Finished ({driver.execute_script(status)})")
+
+    # My segments, and a segment's own page.
+    driver.get(f"{BASE}/#/segments")
+    eventually(lambda: driver.find_elements(By.CSS_SELECTOR, "#view tbody a"))
+    links = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#view tbody a")]
+    check(links == ["Bridge <b>sprint</b>"], f"app: my segments {links}")
+    driver.get(f"{BASE}/#/segment/{segment}")
+    eventually(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#view .leaderboard tbody tr")) == 2)
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#view .leaderboard tbody tr")) == 2, "app: a segment's page ranks both")
+    keyboard_reaches_every_control("segment page")
 
     driver.get(f"{BASE}/#/compare?groups={','.join(group_ids)}&metric=duration_s")
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#view figure svg g.group"))
@@ -204,6 +286,7 @@ try:
         keyboard_reaches_every_control(path)
 
     drain_network_log()
+    check(resumed == ["60"], f"app: following again sends Last-Event-ID: 60 ({resumed})")
     foreign = [url for url in requested if not (url.startswith(BASE + "/") or url.startswith("data:") or url == "about:blank")]
     check(len(requested) > 10 and not foreign, f"no request leaves the origin ({len(requested)} requests; foreign: {foreign[:3]})")
 finally:

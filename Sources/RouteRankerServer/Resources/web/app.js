@@ -78,9 +78,23 @@ function picture(path, label) {
   return holder;
 }
 
+/// Draws a fresh copy of an SVG picture into an existing holder (keeping the old one until the
+/// new one is there). Calls made while one is in flight are folded into one more draw after it.
+function repaint(holder, pathOf) {
+  if (holder.busy) { holder.again = true; return; }
+  holder.busy = true;
+  api(pathOf(), { raw: true }).then((text) => {
+    const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+    if (svg.nodeName === "svg") holder.replaceChildren(document.importNode(svg, true));
+  }).catch(() => {}).finally(() => {
+    holder.busy = false;
+    if (holder.again) { holder.again = false; repaint(holder, pathOf); }
+  });
+}
+
 function statsList(stats) {
   const item = (name, value) => el("div", {}, el("dt", {}, name), el("dd", {}, value));
-  return el("dl", { class: "stats" },
+  return el("dl", { class: "stats", id: "route-stats" },
     item("Distance", distance(stats.distance_m)), item("Time", duration(stats.duration_s)),
     item("Moving time", duration(stats.moving_time_s)), item("Pace", pace(stats.avg_pace_s_per_km)),
     item("Elevation gain", stats.elevation_gain_m === null ? "–" : Math.round(stats.elevation_gain_m) + " m"),
@@ -97,6 +111,8 @@ const sections = {
   route: routePage,
   groups: groups,
   compare: compare,
+  segments: mySegments,
+  segment: segmentPage,
 };
 
 async function myRoutes() {
@@ -160,10 +176,24 @@ async function routePage(id) {
       el("option", { value: "pace" }, "Pace"))),
     el("label", {}, "against", el("select", { name: "x" },
       el("option", { value: "distance" }, "Distance"), el("option", { value: "time" }, "Time"))));
-  const parts = [el("h1", {}, route.name),
-    el("p", { class: "note" }, `${route.activity} · ${day(route.started_at)} · ${route.state}`),
-    statsList(route.stats), picture(`${base}/map.svg?width=900`, "Map"), profileForm, profile];
-  // Live following adds itself here for routes that are still recording.
+  const note = el("p", { class: "note", id: "route-note" }, `${route.activity} · ${day(route.started_at)} · ${route.state}`);
+  const stats = statsList(route.stats);
+  const map = picture(`${base}/map.svg?width=900`, "Map");
+  const parts = [el("h1", {}, route.name), note, stats, map, profileForm, profile];
+  if (route.state === "recording") {
+    // Follow the recording: new stats at once, the map and the profile redrawn after each append.
+    // (In place: the first event can come before the page is shown.)
+    const update = (summaryStats, state) => {
+      stats.replaceChildren(...statsList(summaryStats).childNodes);
+      if (state) note.textContent = `${route.activity} · ${day(route.started_at)} · ${state}`;
+      repaint(map, () => `${base}/map.svg?width=900`);
+      const data = new FormData(profileForm);
+      repaint(profile, () => `${base}/profile.svg?width=900&y=${data.get("y")}&x=${data.get("x")}`);
+    };
+    parts.splice(2, 0, liveControls(`${base}/live`, update));
+  } else {
+    parts.push(el("h2", {}, "Segments"), routeLeaderboards(route, base));
+  }
   if (route.owner === me.id) {
     const message = el("p", { role: "status" });
     const friends = await api("/v1/friends?limit=200");
@@ -189,6 +219,168 @@ async function routePage(id) {
       message);
   }
   show(...parts);
+}
+
+// ---- Live following -------------------------------------------------------------------------
+// EventSource cannot send the Authorization header, so the stream is read with fetch() and the
+// Server-Sent Events are parsed here; a dropped stream is resumed with Last-Event-ID.
+
+let stopLive = null;  // ends the stream of the page being left
+
+function liveControls(path, update) {
+  const status = el("span", { id: "live-status", class: "live-badge" }, "Connecting…");
+  const button = el("button", { type: "button", id: "live-toggle" }, "Stop following");
+  let controller = null, lastID = null, done = false, retry = 1000;
+
+  const setStatus = (text, kind) => { status.textContent = text; status.dataset.state = kind; };
+  const dispatch = (event, data) => {
+    if (event === "points") {
+      const body = JSON.parse(data);
+      update(body.stats, null);
+      setStatus("Live", "live");
+    } else if (event === "finished") {
+      done = true;
+      const summary = JSON.parse(data);
+      update(summary.stats, summary.state);
+      setStatus("Finished", "finished");
+      button.hidden = true;
+    } else if (event === "gone") {
+      done = true;
+      setStatus("Gone: deleted, or no longer shared with you", "gone");
+      button.hidden = true;
+    }
+  };
+
+  async function follow() {
+    controller = new AbortController();
+    const headers = { Authorization: "Bearer " + localStorage.getItem(tokenKey), Accept: "text/event-stream" };
+    if (lastID !== null) headers["Last-Event-ID"] = lastID;
+    try {
+      const response = await fetch(path, { headers, signal: controller.signal, cache: "no-store" });
+      if (response.status === 401 || response.status === 404 || response.status === 403) {
+        done = true;
+        setStatus(response.status === 401 ? "Please sign in again." : "Gone: deleted, or no longer shared with you", "gone");
+        button.hidden = true;
+        return;
+      }
+      // A Last-Event-ID the server no longer takes (the privacy view changed): start over.
+      if (response.status === 400) lastID = null;
+      if (!response.ok || !response.body) throw new Error("answer " + response.status);
+      setStatus("Live", "live");
+      retry = 1000;
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "", event = "", data = [];
+      for (;;) {
+        const { value, done: ended } = await reader.read();
+        if (ended) break;
+        buffer += decoder.decode(value, { stream: true });
+        const lines = buffer.split(/\r\n|\r|\n/);
+        buffer = lines.pop();  // an unfinished line waits for the next chunk
+        for (const line of lines) {
+          if (line === "") {
+            if (data.length > 0 || event) dispatch(event || "message", data.join("\n"));
+            event = ""; data = [];
+            if (done) { controller.abort(); return; }
+            continue;
+          }
+          if (line.startsWith(":")) continue;  // a comment (keep-alive)
+          const colon = line.indexOf(":");
+          const field = colon < 0 ? line : line.slice(0, colon);
+          let value = colon < 0 ? "" : line.slice(colon + 1);
+          if (value.startsWith(" ")) value = value.slice(1);
+          if (field === "event") event = value;
+          else if (field === "data") data.push(value);
+          else if (field === "id" && !value.includes("\0")) lastID = value;
+        }
+      }
+    } catch (error) {
+      if (controller.signal.aborted) return;  // stopped by the page
+    }
+    if (done || controller.signal.aborted) return;
+    // The stream ended without finished or gone: come back where we left off.
+    setStatus("Reconnecting…", "waiting");
+    setTimeout(() => { if (!done && !controller.signal.aborted) follow(); }, retry);
+    retry = Math.min(retry * 2, 15000);
+  }
+
+  const stop = () => { if (controller) controller.abort(); };
+  button.addEventListener("click", () => {
+    if (controller && !controller.signal.aborted) {
+      stop();
+      setStatus("Not following", "stopped");
+      button.textContent = "Follow live";
+    } else {
+      button.textContent = "Stop following";
+      setStatus("Connecting…", "waiting");
+      follow();
+    }
+  });
+  if (stopLive) stopLive();
+  stopLive = stop;
+  follow();
+  return el("div", { class: "live", role: "status" }, status, " ", button);
+}
+
+// ---- Segments and leaderboards --------------------------------------------------------------
+
+const speed = (mps) => (mps === null || mps === undefined ? "–" : (mps * 3.6).toFixed(1) + " km/h");
+
+function leaderboardTable(board, highlight) {
+  if (board.items.length === 0) return el("p", { class: "note" }, "No efforts you can see yet.");
+  return el("table", { class: "leaderboard" },
+    el("thead", {}, el("tr", {}, el("th", { class: "num" }, "Rank"), el("th", {}, "Name"), el("th", { class: "num" }, "Time"),
+      el("th", { class: "num" }, "Speed"), el("th", { class: "num" }, "Attempts"), el("th", {}, "Date"))),
+    el("tbody", {}, board.items.map((item) => el("tr", { class: item.user.id === highlight ? "me" : "" },
+      el("td", { class: "num" }, item.rank), el("td", {}, item.user.name),
+      el("td", { class: "num" }, el("a", { href: `#/route/${encodeURIComponent(item.route)}` }, duration(item.elapsed_s))),
+      el("td", { class: "num" }, speed(item.avg_speed_mps)), el("td", { class: "num" }, item.attempts),
+      el("td", {}, day(item.started_at))))));
+}
+
+/// The leaderboards of the segments this route holds an effort on: the segments whose start lies
+/// within the route's length of its first point, kept when the owner's efforts include this route.
+function routeLeaderboards(route, base) {
+  const holder = el("div", { id: "route-segments" }, el("p", { class: "note" }, "Looking for segments…"));
+  (async () => {
+    const points = (await api(`${base}/points?format=json`)).points;
+    if (points.length === 0) { holder.replaceChildren(el("p", { class: "note" }, "No points, so no segments.")); return; }
+    const radius = Math.min(50000, Math.max(1000, Math.ceil((route.stats.distance_m || 0) + 100)));
+    const near = await api(`/v1/segments?near=${points[0].lat},${points[0].lon}&radius_m=${radius}&limit=200`);
+    const held = [];
+    await Promise.all(near.items.map(async (segment) => {
+      const efforts = await api(`/v1/segments/${encodeURIComponent(segment.id)}/efforts?user=${encodeURIComponent(route.owner)}&limit=200`);
+      const mine = efforts.items.filter((e) => e.route === route.id);
+      if (mine.length > 0) held.push({ segment, mine, board: await api(`/v1/segments/${encodeURIComponent(segment.id)}/leaderboard?limit=50`) });
+    }));
+    if (held.length === 0) { holder.replaceChildren(el("p", { class: "note" }, "This route runs along no segment.")); return; }
+    held.sort((a, b) => near.items.indexOf(a.segment) - near.items.indexOf(b.segment));
+    holder.replaceChildren(...held.map(({ segment, mine, board }) => el("section", { class: "segment-board", "data-segment": segment.id },
+      el("h3", {}, el("a", { href: `#/segment/${encodeURIComponent(segment.id)}` }, segment.name)),
+      el("p", { class: "note" }, `${distance(segment.length_m)} · this route: ` +
+        mine.map((e) => `${duration(e.elapsed_s)} (rank ${e.rank} of your efforts)`).join(", ")),
+      leaderboardTable(board, route.owner))));
+  })().catch((error) => holder.replaceChildren(el("p", { class: "error" }, error.message)));
+  return holder;
+}
+
+async function mySegments() {
+  const page = await api("/v1/segments?limit=200");
+  show(el("h1", {}, "My segments"),
+    page.items.length === 0 ? el("p", { class: "note" }, "You have no segments yet.") :
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "Segment"), el("th", { class: "num" }, "Length"), el("th", {}, "Made"))),
+      el("tbody", {}, page.items.map((s) => el("tr", {},
+        el("td", {}, el("a", { href: `#/segment/${encodeURIComponent(s.id)}` }, s.name)),
+        el("td", { class: "num" }, distance(s.length_m)), el("td", {}, day(s.created_at)))))),
+    el("p", { class: "note" }, `${page.total} segments.`));
+}
+
+async function segmentPage(id) {
+  const path = `/v1/segments/${encodeURIComponent(id)}`;
+  const [segment, board, me] = await Promise.all([api(path), api(`${path}/leaderboard?limit=200`), api("/v1/users/me")]);
+  show(el("h1", {}, segment.name),
+    el("p", { class: "note" }, `${distance(segment.length_m)} · by ${segment.owner} · ${board.total} people`),
+    el("h2", {}, "Leaderboard"), leaderboardTable(board, me.id));
 }
 
 async function groups() {
@@ -286,6 +478,7 @@ async function route() {
   if (!localStorage.getItem(tokenKey)) return signIn();
   document.getElementById("nav").hidden = false;
   document.getElementById("sign-out").hidden = false;
+  if (stopLive) { stopLive(); stopLive = null; }
   const [name, arg] = location.hash.replace(/^#\//, "").split("?")[0].split("/");
   const section = sections[name] ? name : "routes";
   for (const link of document.querySelectorAll("#nav a")) {
