@@ -34,14 +34,18 @@ struct DeviceTrips: Sendable {
         for route in device.finishing { try await complete(deviceID: device.id, route: route) }
     }
 
-    /// Finishes `route` (if it still records), deletes it unless it is a trip, and takes it off
-    /// the device's `finishing`.
+    /// Deletes `route` if it still records and is no trip, else finishes it (a route already
+    /// finished — by this sweep before a crash, or by its owner's hand — is kept as it is), and
+    /// takes it off the device's `finishing`. The trip rule is decided before any finish, so a
+    /// trip that went nowhere is never `finished` for its followers: they get `gone`.
     func complete(deviceID: String, route id: String) async throws {
         for _ in 0..<10 {
             guard let route = try await routes.find(id: id) else { break }
-            let finished: RouteRecord
-            do { finished = try await finisher.finish(route) } catch is VersionConflict { continue }
-            if try await !isTrip(finished) { try await removal.remove(finished.id) }
+            if route.state == .recording, try await !isTrip(route) {
+                try await removal.remove(route.id)
+                break
+            }
+            do { _ = try await finisher.finish(route) } catch is VersionConflict { continue }
             break
         }
         try await devices.finished(deviceID: deviceID, route: id)
