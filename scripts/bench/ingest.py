@@ -84,6 +84,42 @@ def json_batches(client, n, batch=1000):
     return n / elapsed, elapsed
 
 
+def bulk(client, writers, appends, batch=1000):
+    """`writers` clients at once, each appending `appends` JSON batches of `batch` points to a
+    recording route of its own (the issue's bulk load); points/s over all of them."""
+    conn = client.conn()
+    routes = [client.call(conn, "POST", "/v1/routes",
+                          json.dumps({"name": f"bench-bulk-{w}", "activity": "run", "recording": True}))["id"]
+              for w in range(writers)]
+    points = list(make_points(appends * batch))
+    bodies = [json.dumps({"points": points[i:i + batch]}, separators=(",", ":"))
+              for i in range(0, len(points), batch)]
+    errors = []
+
+    def write(route):
+        own = client.conn()
+        try:
+            for body in bodies:
+                client.call(own, "POST", f"/v1/routes/{route}/points", body)
+        except BaseException as error:  # SystemExit from call() included: report, don't hang
+            errors.append(f"{route}: {error}")
+
+    threads = [threading.Thread(target=write, args=(route,)) for route in routes]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    if errors:
+        raise SystemExit("bulk: " + "; ".join(errors))
+    conn = client.conn()  # the first one sat idle through the load: a server may have closed it
+    for route in routes:
+        summary = client.call(conn, "GET", f"/v1/routes/{route}")
+        assert summary["stats"]["points"] == appends * batch, summary["stats"]["points"]
+    return writers * appends * batch / elapsed, elapsed
+
+
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -118,6 +154,10 @@ def main():
     parser.add_argument("--server-pid", type=int)
     parser.add_argument("--points", type=int, default=200_000)
     parser.add_argument("--rss-points", type=int, default=1_000_000)
+    parser.add_argument("--bulk-only", action="store_true",
+                        help="only the bulk load (for a peer server that speaks the same contract)")
+    parser.add_argument("--bulk-writers", type=int, default=4)
+    parser.add_argument("--bulk-appends", type=int, default=50)
     args = parser.parse_args()
 
     client = Client(args.server)
@@ -125,6 +165,10 @@ def main():
     client.token = client.call(client.conn(), "POST", "/v1/users", json.dumps({"id": user, "name": "Bench"}))["token"]
 
     results = {}
+    results["bulk_points_per_s"], results["bulk_seconds"] = bulk(client, args.bulk_writers, args.bulk_appends)
+    if args.bulk_only:
+        print(json.dumps(results))
+        return
     results["ndjson_points_per_s"], results["ndjson_seconds"] = stream_ndjson(client, args.points)
     results["json_batches_points_per_s"], results["json_batches_seconds"] = json_batches(client, args.points)
     if args.server_pid and args.rss_points > 0:
