@@ -27,6 +27,8 @@ final class SSEClient: Sendable {
         var events: [Event] = []
         var comments = 0
         var ended = false
+        /// The socket is closed: its number may already belong to another connection of this process.
+        var closed = false
     }
     private let state = Mutex(State())
     private let socket: Int32
@@ -58,9 +60,13 @@ final class SSEClient: Sendable {
 
     deinit { close() }
 
-    /// Closes the connection (the server sees the follower leave).
+    /// Closes the connection (the server sees the follower leave). Only shuts the socket down, under
+    /// the lock: the reader thread closes it, and a closed number is soon reused by another socket in
+    /// this process (a test server's listener, say), which a late `shutdown` would cut.
     func close() {
-        shutdown(socket, Int32(SHUT_RDWR))
+        state.withLock { state in
+            if !state.closed { shutdown(socket, Int32(SHUT_RDWR)) }
+        }
     }
 
     var status: Int? { state.withLock { $0.status } }
@@ -139,8 +145,11 @@ final class SSEClient: Sendable {
             }
             if finished { break }
         }
-        state.withLock { $0.ended = true }
-        Glibc.close(fd)
+        state.withLock { state in
+            state.ended = true
+            state.closed = true
+            Glibc.close(fd)
+        }
     }
 }
 
