@@ -1,5 +1,6 @@
 /// Deleting a route with everything attached to it: its segment efforts (first, so that no effort
-/// of a deleted route is left to read), the route document, then its shares,
+/// of a deleted route is left to read, and again after the route document, for a match that was
+/// storing efforts meanwhile — see `SegmentEfforts`), the route document, then its shares,
 /// links, group memberships, stored paths and points. Once the route document is gone nothing
 /// else of it is reachable, so a failure half-way leaves only invisible leftovers. Used by
 /// `DELETE /v1/routes/{id}` and by the trip rule.
@@ -15,6 +16,7 @@ struct RouteRemoval: Sendable {
     func remove(_ id: String) async throws {
         try await efforts.routeRemoved(id)
         try await routes.delete(id: id)
+        try await efforts.routeRemoved(id)
         try await shares.deleteAll(route: id)
         try await links.deleteAll(route: id)
         try await groups.removeEverywhere(route: id)

@@ -13,6 +13,11 @@ import RouteRankerCore
 /// Ordering makes a segment created while a route finishes meet it at least once: the route
 /// records its area before it looks for segments, and the segment is stored before it looks for
 /// routes. Storing an effort twice is harmless (ids are deterministic).
+///
+/// A route deleted while it is being matched leaves no effort behind: `RouteRemoval` removes the
+/// route's area and efforts both before and after the route document, and each match looks again
+/// after it has stored its efforts — a route match at the route document, a segment match at the
+/// areas that still reach the segment — and removes what it stored for a route that went.
 struct SegmentEfforts: Sendable {
     let segments: SegmentRepository
     let efforts: EffortRepository
@@ -45,6 +50,8 @@ struct SegmentEfforts: Sendable {
             }
         }
         try await efforts.replace(route: route.id, with: found)
+        // Deleted meanwhile: its removal may have run before the efforts were stored.
+        if try await !routes.exists(id: route.id) { try await routeRemoved(route.id) }
     }
 
     /// `match(_:)` unless this version of the route was matched already (a retried finish).
@@ -83,6 +90,12 @@ struct SegmentEfforts: Sendable {
             for try await done in group { all += done }
         }
         try await efforts.insert(all)
+        // A route deleted meanwhile lost its area before its efforts were removed, and the efforts
+        // just stored may have come after that removal: drop those of routes no longer reaching.
+        let stored = Set(all.map(\.route))
+        guard !stored.isEmpty else { return }
+        let still = Set(try await areas.reaching(segment.start).map(\.route))
+        for route in stored.subtracting(still) { try await efforts.deleteAll(route: route) }
     }
 
     /// Removes a deleted segment's efforts.

@@ -22,6 +22,12 @@ struct RouteRepository: Sendable {
         return try await collection.findOne(["_id": .string(id)]).map(RouteRecord.init(document:))
     }
 
+    /// Whether the route `id` exists (an `_id` lookup that reads nothing else).
+    func exists(id: String) async throws -> Bool {
+        guard RouteID.isPlausible(id) else { return false }
+        return try await collection.findOne(["_id": .string(id)], projection: ["_id": 1]) != nil
+    }
+
     /// The routes among `ids` that exist, by id (one query).
     func find(ids: [String]) async throws -> [String: RouteRecord] {
         let plausible = Set(ids.filter(RouteID.isPlausible))
