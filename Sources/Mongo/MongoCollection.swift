@@ -34,6 +34,20 @@ public struct MongoCollection: Sendable {
         }
     }
 
+    /// The documents whose `_id` is one of `ids` (in no particular order), asked for in lists of at
+    /// most `chunk` ids. A long `$in` costs SecantusDB time quadratic in its length (1,000 ids:
+    /// 700 ms; ten lists of 100: 107 ms), and MongoDB no more than a round trip per list.
+    public func find(ids: [BSONValue], projection: BSONDocument? = nil, chunk: Int = 100) async throws
+        -> [BSONDocument]
+    {
+        var found: [BSONDocument] = []
+        for start in stride(from: 0, to: ids.count, by: chunk) {
+            let list = Array(ids[start..<min(start + chunk, ids.count)])
+            found += try await find(["_id": ["$in": .array(list)]], projection: projection)
+        }
+        return found
+    }
+
     /// The first document matching `filter` (in natural order), or nil.
     public func findOne(_ filter: BSONDocument, projection: BSONDocument? = nil) async throws -> BSONDocument? {
         try await find(filter, limit: 1, projection: projection).first

@@ -28,7 +28,7 @@ struct PathRepository: Sendable {
     func paths(of routes: [(route: RouteRecord, lens: RouteViewer.Lens)]) async throws -> [String: ResampledPath] {
         guard !routes.isEmpty else { return [:] }
         let ids = routes.map { BSONValue.string(Self.id($0.route, $0.lens)) }
-        let stored = try await collection.find(["_id": ["$in": .array(ids)]])
+        let stored = try await collection.find(ids: ids)
         var byID: [String: BSONDocument] = [:]
         for document in stored { if let id = document.string("_id") { byID[id] = document } }
         var result: [String: ResampledPath] = [:]

@@ -92,11 +92,11 @@ struct ShareRepository: Sendable {
         return Dictionary(grouping: found.compactMap(Self.record), by: \.route).mapValues { $0.map(\.to) }
     }
 
-    /// Which of `routes` are shared with `user` (one `_id` query).
+    /// Which of `routes` are shared with `user` (by `_id`).
     func sharedWith(_ user: String, among routes: [String]) async throws -> Set<String> {
         guard !routes.isEmpty else { return [] }
         let ids = routes.map { BSONValue.string(Self.id(route: $0, to: user)) }
-        let found = try await collection.find(["_id": ["$in": .array(ids)]], projection: ["route": 1])
+        let found = try await collection.find(ids: ids, projection: ["route": 1])
         return Set(found.compactMap { $0.string("route") })
     }
 

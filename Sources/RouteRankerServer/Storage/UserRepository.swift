@@ -34,8 +34,8 @@ struct UserRepository: Sendable {
     /// The registered users among `ids`, as `(id, name)`.
     func names(of ids: [String]) async throws -> [FriendView] {
         guard !ids.isEmpty else { return [] }
-        let filter: BSONDocument = ["_id": ["$in": .array(ids.map { .string($0) })]]
-        return try await collection.find(filter, projection: ["name": 1]).compactMap { document in
+        return try await collection.find(ids: Set(ids).map { .string($0) }, projection: ["name": 1]).compactMap {
+            document in
             guard let id = document.string("_id"), let name = document.string("name") else { return nil }
             return FriendView(id: id, name: name)
         }
@@ -72,8 +72,7 @@ struct UserRepository: Sendable {
     func privacy(of ids: [String]) async throws -> [String: (zones: [PrivacyZone], version: Int)] {
         guard !ids.isEmpty else { return [:] }
         let documents = try await collection.find(
-            ["_id": ["$in": .array(Set(ids).map { .string($0) })]],
-            projection: ["privacy_zones": 1, "zones_version": 1])
+            ids: Set(ids).map { .string($0) }, projection: ["privacy_zones": 1, "zones_version": 1])
         return Dictionary(
             documents.compactMap { document in
                 document.string("_id").map { ($0, (Self.zones(document), document.int("zones_version") ?? 0)) }
