@@ -17,6 +17,8 @@ struct RouteIngest {
     let routes: RouteRepository
     /// The stored version this ingest builds on; 0 for a route not stored yet.
     let baseVersion: Int
+    /// The route as stored at `baseVersion`: the commit writes only what differs from it.
+    private let stored: RouteRecord
     private(set) var route: RouteRecord
     private(set) var duplicates = 0
     private(set) var dropped = 0
@@ -34,6 +36,7 @@ struct RouteIngest {
         self.buckets = buckets
         self.routes = routes
         self.baseVersion = route.version
+        self.stored = route
         self.route = route
         self.open = route.layout.tail
         self.open.reserveCapacity(PointBuckets.capacity)
@@ -72,7 +75,7 @@ struct RouteIngest {
         if let state { route.state = state }
         route.layout.tail = open
         route.version = baseVersion + 1
-        try await routes.commit(route, over: baseVersion)
+        try await routes.commit(route, over: baseVersion, stored: stored)
         return route
     }
 }

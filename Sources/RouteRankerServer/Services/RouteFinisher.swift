@@ -13,7 +13,7 @@ struct RouteFinisher: Sendable {
         if route.state == .recording {
             finished.state = .finished
             finished.version += 1
-            try await routes.commit(finished, over: route.version)
+            try await routes.commit(finished, over: route.version, stored: route)
         }
         try await efforts.ensureMatched(finished)
         return finished

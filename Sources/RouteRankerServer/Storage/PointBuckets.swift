@@ -19,7 +19,9 @@ struct PointBuckets: Sendable {
     /// A new writer id: one per request, so that no two requests ever write the same bucket.
     static func newWriter() -> String { NewID.make() }
 
-    /// Stores a full bucket as `writer` wrote it. An upsert by `_id`, so a retry is harmless.
+    /// Stores a full bucket as `writer` wrote it: an insert (the cheapest write the database
+    /// has, as the direct-insert ceiling makes), where a duplicate key means this very bucket is
+    /// stored already — a retried insert — since no other writer uses `writer`.
     func write(route: String, seq: Int, writer: String, points: some Collection<TrackPoint>) async throws {
         var t: [BSONValue] = [], lat: [BSONValue] = [], lon: [BSONValue] = []
         var ele: [BSONValue] = [], acc: [BSONValue] = []
@@ -35,14 +37,15 @@ struct PointBuckets: Sendable {
             ele.append(point.ele.map(BSONValue.double) ?? .null)
             acc.append(point.acc.map(BSONValue.double) ?? .null)
         }
-        try await collection.updateOne(
-            filter: ["_id": .string("\(route):\(seq):\(writer)")],
-            update: [
-                "$set": [
-                    "route": .string(route), "seq": .int(seq), "writer": .string(writer), "n": .int(points.count),
-                    "t": .array(t), "lat": .array(lat), "lon": .array(lon), "ele": .array(ele), "acc": .array(acc),
-                ]
-            ], upsert: true)
+        do {
+            try await collection.insertOne([
+                "_id": .string("\(route):\(seq):\(writer)"),
+                "route": .string(route), "seq": .int(seq), "writer": .string(writer), "n": .int(points.count),
+                "t": .array(t), "lat": .array(lat), "lon": .array(lon), "ele": .array(ele), "acc": .array(acc),
+            ])
+        } catch MongoError.duplicateKey {
+            // Stored by an earlier attempt of this insert.
+        }
     }
 
     /// The committed points of `route`, bucket by bucket, in order, with bounded memory: its full

@@ -28,23 +28,22 @@ struct RouteRepository: Sendable {
         return try await collection.findOne(["_id": .string(id)], projection: ["_id": 1]) != nil
     }
 
-    /// The routes among `ids` that exist, by id (one query).
+    /// The routes among `ids` that exist, by id (a query per 100 ids).
     func find(ids: [String]) async throws -> [String: RouteRecord] {
         let plausible = Set(ids.filter(RouteID.isPlausible))
         guard !plausible.isEmpty else { return [:] }
-        let found = try await collection.find(["_id": ["$in": .array(plausible.map { .string($0) })]])
+        let found = try await collection.find(ids: plausible.map { .string($0) })
             .map(RouteRecord.init(document:))
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The figures of the routes among `ids` that exist, by id (one query, projected: no stats
+    /// The figures of the routes among `ids` that exist, by id (a query per 100 ids, projected: no stats
     /// state is decoded).
     func figures(ids: [String]) async throws -> [String: RouteFigures] {
         let plausible = Set(ids.filter(RouteID.isPlausible))
         guard !plausible.isEmpty else { return [:] }
         let found = try await collection.find(
-            ["_id": ["$in": .array(plausible.map { .string($0) })]],
-            projection: ["owner": 1, "name": 1, "metrics": 1])
+            ids: plausible.map { .string($0) }, projection: ["owner": 1, "name": 1, "metrics": 1])
         return Dictionary(
             found.compactMap { document -> (String, RouteFigures)? in
                 guard let id = document.string("_id"), let owner = document.string("owner"),
@@ -59,16 +58,30 @@ struct RouteRepository: Sendable {
 
     /// Stores `route` as the version after `base`, in one single-document journaled write: the
     /// commit point of every change of a route. A new route (`base` 0) is inserted; an existing
-    /// one is replaced only while its stored version is still `base`, else `VersionConflict`.
-    func commit(_ route: RouteRecord, over base: Int) async throws {
+    /// one is updated only while its stored version is still `base`, else `VersionConflict`.
+    ///
+    /// `stored` is the route as read at `base`: then only the fields that differ from it are
+    /// written. An append changes its figures and points but not the owner, name or start, so its
+    /// oplog entry (which every server's change stream reads) holds only those, and MongoDB leaves
+    /// the index entries of the unchanged fields alone.
+    func commit(_ route: RouteRecord, over base: Int, stored: RouteRecord? = nil) async throws {
         let document = try route.document
         if base == 0 {
             try await collection.insertOne(document)
             return
         }
+        var update: BSONDocument = ["$set": .document(document.removing("_id"))]
+        if let stored {
+            let before = try stored.document
+            var set = BSONDocument()
+            var unset = BSONDocument()
+            for (key, value) in document where key != "_id" && before[key] != value { set[key] = value }
+            for (key, _) in before where !document.contains(key) { unset[key] = .string("") }
+            update = ["$set": .document(set)]
+            if !unset.isEmpty { update["$unset"] = .document(unset) }
+        }
         let result = try await collection.updateOne(
-            filter: ["_id": .string(route.id), "version": .int(base)],
-            update: ["$set": .document(document.removing("_id"))])
+            filter: ["_id": .string(route.id), "version": .int(base)], update: update)
         guard result.matchedCount == 1 else { throw VersionConflict() }
     }
 
