@@ -60,20 +60,33 @@ def main():
     # Receipts: (route index, id) -> list of receipt times, one per follower.
     receipts, lock = {}, threading.Lock()
     selector = selectors.DefaultSelector()
-    for f in range(args.followers):
-        r = f % args.routes
+
+    def follow(r, last_id=0):
+        """Opens a follower of route `r`, resuming after `last_id` as an EventSource does."""
         sock = socket.create_connection((url.hostname, url.port))
-        sock.sendall(f"GET /v1/links/{routes[r][2]}/live HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+        resume = f"Last-Event-ID: {last_id}\r\n" if last_id else ""
+        sock.sendall(f"GET /v1/links/{routes[r][2]}/live HTTP/1.1\r\nHost: bench\r\n{resume}\r\n".encode())
         sock.setblocking(False)
-        selector.register(sock, selectors.EVENT_READ, [r, b""])
-        # Followers arrive over about 2 s: 1,000 at the same instant would find the database pool's
-        # queue full (503 with Retry-After, which an EventSource does not retry).
+        selector.register(sock, selectors.EVENT_READ, [r, b"", True, last_id])
+
+    for f in range(args.followers):
+        follow(f % args.routes)
+        # Followers arrive over about 2 s. Those the server turns away while its database pool's
+        # queue is full (503 with Retry-After: 1) come back a second later, as an app would.
         time.sleep(2.0 / args.followers)
     stop, stop_reading = threading.Event(), threading.Event()
     cut = [0]
+    refused = []  # route indices of followers answered 503, to open again
 
     def read_all():
+        # A stream the server ends is opened again a second later with the last id seen, as an
+        # EventSource does; a catch-up event then covers every append since that id.
+        reopen = []
         while not stop_reading.is_set():
+            now = time.monotonic()
+            for due, r, last_id in [entry for entry in reopen if entry[0] <= now]:
+                reopen.remove((due, r, last_id))
+                follow(r, last_id)
             for key, _ in selector.select(0.2):
                 now = time.monotonic()
                 try:
@@ -82,19 +95,45 @@ def main():
                     data = b""
                 if not data:
                     selector.unregister(key.fileobj)
+                    key.fileobj.close()
                     cut[0] += 1
+                    reopen.append((now + 1, key.data[0], key.data[3]))
                     continue
-                r, rest = key.data
+                r, rest, first, _ = key.data
+                if first and data.startswith(b"HTTP/1.1 503"):
+                    selector.unregister(key.fileobj)
+                    key.fileobj.close()
+                    with lock:
+                        refused.append(r)
+                    continue
+                key.data[2] = False
                 lines = (rest + data).split(b"\n")
                 key.data[1] = lines.pop()
                 for line in lines:
                     if line.startswith(b"id: "):
+                        seen, last = int(line[4:]), key.data[3]
                         with lock:
-                            receipts.setdefault((r, int(line[4:])), []).append(now)
+                            # Appends are 10 points each: this event delivers every one after `last`.
+                            for count in range(last + 10, seen + 1, 10):
+                                receipts.setdefault((r, count), []).append(now)
+                        key.data[3] = seen
 
     reader = threading.Thread(target=read_all)
     reader.start()
     time.sleep(1)  # every follower caught up (the routes are empty)
+    retries = 0
+    for _ in range(30):
+        with lock:
+            again, refused[:] = list(refused), []
+        if not again:
+            break
+        retries += len(again)
+        for r in again:
+            follow(r)
+            time.sleep(2.0 / args.followers)
+        time.sleep(1)
+    if refused:
+        raise SystemExit(f"{len(refused)} followers still refused after 30 tries")
 
     # Appends: (route index, count after it) -> (sent, acknowledged).
     commits, errors = {}, []
@@ -153,7 +192,8 @@ def main():
     delivered = len(from_sent)
     print(f"{args.routes} routes recording (10 points every {args.interval:g} s), {args.followers} followers "
           f"({per_follower} per route), {elapsed:.0f} s: {len(commits)} appends, {delivered} deliveries, "
-          f"{missing} missing, {cut[0]} streams cut; delivery from the append's answer p50 "
+          f"{missing} missing, {cut[0]} streams ended by the server and resumed, {retries} opens answered 503 and "
+          f"retried; delivery from the append's answer p50 "
           f"{statistics.median(from_ack) * 1000:.1f} ms p99 {percentile(from_ack, 0.99) * 1000:.1f} ms, from its "
           f"sending p50 {statistics.median(from_sent) * 1000:.1f} ms p99 {percentile(from_sent, 0.99) * 1000:.1f} ms; "
           f"server CPU {cpu / elapsed * 100:.0f} % of a core ({cpu * 1000 / max(1, delivered):.3f} ms/delivery), "
