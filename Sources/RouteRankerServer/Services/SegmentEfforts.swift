@@ -17,7 +17,7 @@ import RouteRankerCore
 /// A route deleted while it is being matched leaves no effort behind: `RouteRemoval` removes the
 /// route's area and efforts both before and after the route document, and each match looks again
 /// after it has stored its efforts — a route match at the route document, a segment match at the
-/// areas that still reach the segment — and removes what it stored for a route that went.
+/// areas of the routes it stored efforts for — and removes what it stored for a route that went.
 struct SegmentEfforts: Sendable {
     let segments: SegmentRepository
     let efforts: EffortRepository
@@ -91,10 +91,10 @@ struct SegmentEfforts: Sendable {
         }
         try await efforts.insert(all)
         // A route deleted meanwhile lost its area before its efforts were removed, and the efforts
-        // just stored may have come after that removal: drop those of routes no longer reaching.
+        // just stored may have come after that removal: drop those of routes without an area now.
         let stored = Set(all.map(\.route))
         guard !stored.isEmpty else { return }
-        let still = Set(try await areas.reaching(segment.start).map(\.route))
+        let still = try await areas.existing(stored)
         for route in stored.subtracting(still) { try await efforts.deleteAll(route: route) }
     }
 

@@ -68,6 +68,12 @@ struct RouteAreaRepository: Sendable {
         return (near + everywhere).compactMap(Self.area).filter { $0.box.contains(point) }
     }
 
+    /// Which of `routes` still have an area (by `_id`).
+    func existing(_ routes: Set<String>) async throws -> Set<String> {
+        let found = try await collection.find(ids: routes.map { .string($0) }, projection: ["_id": 1])
+        return Set(found.compactMap { $0.string("_id") })
+    }
+
     func delete(route: String) async throws {
         _ = try await collection.deleteOne(["_id": .string(route)])
     }
