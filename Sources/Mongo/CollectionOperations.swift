@@ -91,6 +91,18 @@ struct CollectionOperations {
         }
     }
 
+    /// The documents matching `filter`, read fully, with `MongoCollection`'s find options (`limit` 0
+    /// means no limit): what every synchronous and asynchronous `find` of the wrapper runs.
+    func findAll(
+        _ filter: BSONDocument, sort: BSONDocument?, skip: Int, limit: Int, projection: BSONDocument?
+    ) throws -> [BSONDocument] {
+        let options = MongoCollection.findOptions(
+            sort: sort, skip: skip, limit: limit, projection: projection, batchSize: 0)
+        var found: [BSONDocument] = []
+        try find(filter, options: options, batchSize: 0) { found = $0 }
+        return found
+    }
+
     func aggregate(_ pipeline: [BSONDocument], batchSize: Int, _ body: ([BSONDocument]) throws -> Void) throws {
         let command: BSONDocument = ["pipeline": .array(pipeline.map(BSONValue.document))]
         try withOptions([:]) { options in

@@ -26,12 +26,7 @@ public struct MongoCollection: Sendable {
         _ filter: BSONDocument = [:], sort: BSONDocument? = nil, skip: Int = 0, limit: Int = 0,
         projection: BSONDocument? = nil
     ) async throws -> [BSONDocument] {
-        let options = Self.findOptions(sort: sort, skip: skip, limit: limit, projection: projection, batchSize: 0)
-        return try await run { operations in
-            var found: [BSONDocument] = []
-            try operations.find(filter, options: options, batchSize: 0) { found = $0 }
-            return found
-        }
+        try await run { try $0.findAll(filter, sort: sort, skip: skip, limit: limit, projection: projection) }
     }
 
     /// The documents whose `_id` is one of `ids` (in no particular order), asked for in lists of at

@@ -38,11 +38,7 @@ public struct MongoJobCollection {
         _ filter: BSONDocument = [:], sort: BSONDocument? = nil, skip: Int = 0, limit: Int = 0,
         projection: BSONDocument? = nil
     ) throws -> [BSONDocument] {
-        var found: [BSONDocument] = []
-        let options = MongoCollection.findOptions(
-            sort: sort, skip: skip, limit: limit, projection: projection, batchSize: 0)
-        try run { try $0.find(filter, options: options, batchSize: 0) { found = $0 } }
-        return found
+        try run { try $0.findAll(filter, sort: sort, skip: skip, limit: limit, projection: projection) }
     }
 
     /// The first document matching `filter` (in natural order), or nil.

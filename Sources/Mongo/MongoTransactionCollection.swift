@@ -49,10 +49,7 @@ public struct MongoTransactionCollection {
 
     /// The first document matching `filter` (as the transaction sees it), or nil.
     public func findOne(_ filter: BSONDocument, projection: BSONDocument? = nil) throws -> BSONDocument? {
-        var found: BSONDocument?
-        let options = MongoCollection.findOptions(sort: nil, skip: 0, limit: 1, projection: projection, batchSize: 0)
-        try run { try $0.find(filter, options: options, batchSize: 0) { found = $0.first } }
-        return found
+        try find(filter, limit: 1, projection: projection).first
     }
 
     /// The documents matching `filter`, read fully.
@@ -60,11 +57,7 @@ public struct MongoTransactionCollection {
         _ filter: BSONDocument = [:], sort: BSONDocument? = nil, skip: Int = 0, limit: Int = 0,
         projection: BSONDocument? = nil
     ) throws -> [BSONDocument] {
-        var found: [BSONDocument] = []
-        let options = MongoCollection.findOptions(
-            sort: sort, skip: skip, limit: limit, projection: projection, batchSize: 0)
-        try run { try $0.find(filter, options: options, batchSize: 0) { found = $0 } }
-        return found
+        try run { try $0.findAll(filter, sort: sort, skip: skip, limit: limit, projection: projection) }
     }
 
     /// Deletes the first document matching `filter`; returns how many were deleted (0 or 1).
