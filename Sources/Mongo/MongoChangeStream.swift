@@ -37,9 +37,6 @@ public final class MongoChangeStream: @unchecked Sendable {
     private let onEvent: @Sendable (Event) -> Void
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
-    /// The reading thread's client while a stream is open: `lookup` uses it from `onEvent`. Touched
-    /// by the reading thread only.
-    private var readingClient: OpaquePointer?
 
     /// A stream of `database`'s changes through `pipeline`; nothing happens before `start()`.
     ///
@@ -100,9 +97,7 @@ public final class MongoChangeStream: @unchecked Sendable {
                 continue
             }
             var resumable = true
-            readingClient = client
             let outcome = read(client: client, token: &token, resumable: &resumable)
-            readingClient = nil
             mongoc_client_destroy(client)
             switch outcome {
             case .stopped: return
@@ -168,27 +163,6 @@ public final class MongoChangeStream: @unchecked Sendable {
             }
         }
         return .stopped
-    }
-
-    /// The document `id` of `collection` as the majority has committed it now — what
-    /// `fullDocument: "updateLookup"` would read — on the stream's own client, so that a consumer
-    /// reads only the documents it wants instead of the server reading every changed one. Only from
-    /// within `onEvent` (on the reading thread); nil if there is no such document.
-    public func lookup(_ collection: String, id: BSONValue) throws -> BSONDocument? {
-        guard let client = readingClient else { throw MongoError.unavailable(message: "the change stream is not open") }
-        let handle = mongoc_client_get_collection(client, databaseName, collection)!
-        defer { mongoc_collection_destroy(handle) }
-        let filter: BSONDocument = ["_id": id]
-        let options: BSONDocument = ["limit": 1, "singleBatch": true, "readConcern": ["level": "majority"]]
-        let cursor = try filter.withBSONPointer { filter in
-            try options.withBSONPointer { mongoc_collection_find_with_opts(handle, filter, $0, nil)! }
-        }
-        defer { mongoc_cursor_destroy(cursor) }
-        var document: OpaquePointer?
-        if mongoc_cursor_next(cursor, &document), let document { return try BSONDocument(copying: document) }
-        var error = bson_error_t()
-        if mongoc_cursor_error(cursor, &error) { throw MongoError(error) }
-        return nil
     }
 
     private func makeClient() -> OpaquePointer? {

@@ -3,9 +3,6 @@
 enum RouteChange: Sendable {
     /// The route as committed: created, appended to, finished, renamed.
     case committed(RouteRecord)
-    /// The route changed, but the feed could not read it (the database failed meanwhile): its
-    /// followers read it themselves.
-    case unread(route: String)
     /// The route was deleted.
     case deleted(route: String)
     /// The share of `route` with `user` was revoked.

@@ -98,8 +98,6 @@ final class LiveFollowers: Sendable {
         switch change {
         case .committed(let route):
             post(LiveNews(latest: route), route: route.id)
-        case .unread(let route):
-            post(LiveNews(recheck: true), route: route)
         case .deleted(let route):
             post(LiveNews(deleted: true), route: route)
         case .shareRevoked(let route, let user):
