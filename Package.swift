@@ -79,7 +79,7 @@ let package = Package(
 
         // Shared by the test targets: where the test database is, and a database process of a
         // test's own for outage tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RouteRankerCore"], path: "Tests/TestSupport"),
         .testTarget(name: "MongoTests", dependencies: ["Mongo", "TestSupport"]),
         .testTarget(
             name: "RouteRankerCoreTests",

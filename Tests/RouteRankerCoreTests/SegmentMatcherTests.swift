@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RouteRankerCore
@@ -12,18 +13,7 @@ import Testing
     static func track(
         _ legs: [(azimuth: Double, metres: Double)], from: Coordinate = a, speed: Double = 4, t0: Double = t0
     ) -> [TrackPoint] {
-        var here = from
-        var points = [TrackPoint(lat: here.lat, lon: here.lon, t: t0)]
-        for leg in legs {
-            var done = 0.0
-            while done < leg.metres - 1e-9 {
-                let step = min(speed, leg.metres - done)
-                here = Geodesic.direct(from: here, azimuth: leg.azimuth, distance: step)
-                done += step
-                points.append(TrackPoint(lat: here.lat, lon: here.lon, t: points[points.count - 1].t + 1))
-            }
-        }
-        return points
+        SyntheticTrack.walk(legs, from: from, speed: speed, t0: t0)
     }
 
     static func segment(_ points: some Collection<TrackPoint>) -> SegmentPath {

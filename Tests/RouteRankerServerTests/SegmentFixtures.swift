@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import RouteRankerCore
+import TestSupport
 import Testing
 
 /// Synthetic routes for the segment tests: a point every second along known legs, so that pass
@@ -15,18 +16,7 @@ enum SegmentFixture {
         _ legs: [(azimuth: Double, metres: Double)], from: Coordinate = origin, speed: Double = 4,
         t0: Double = t0
     ) -> [TrackPoint] {
-        var here = from
-        var points = [TrackPoint(lat: here.lat, lon: here.lon, t: t0)]
-        for leg in legs {
-            var done = 0.0
-            while done < leg.metres - 1e-9 {
-                let step = min(speed, leg.metres - done)
-                here = Geodesic.direct(from: here, azimuth: leg.azimuth, distance: step)
-                done += step
-                points.append(TrackPoint(lat: here.lat, lon: here.lon, t: points[points.count - 1].t + 1))
-            }
-        }
-        return points
+        SyntheticTrack.walk(legs, from: from, speed: speed, t0: t0)
     }
 
     /// 600 m east from the origin at 4 m/s: 151 points; the segment is its points 25...125
