@@ -10,7 +10,9 @@ import Testing
                 .post, "/v1/users", json: #"{"id":"ada.L-1_x","name":"Ada","friends":["grace","grace","ada.L-1_x"]}"#)
             #expect(response.status == .created)
             let token = try #require(response.json["token"] as? String)
-            #expect(token.count == 43)  // 32 bytes, base64url, no padding
+            // The user's id, `~`, then 32 bytes in base64url without padding.
+            #expect(token.hasPrefix("ada.L-1_x~"))
+            #expect(token.dropFirst("ada.L-1_x~".count).count == 43)
             #expect(response.json["id"] as? String == "ada.L-1_x")
             #expect(response.json["name"] as? String == "Ada")
 

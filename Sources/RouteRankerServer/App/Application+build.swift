@@ -43,6 +43,7 @@ public func buildApplication(
     )
     app.beforeServerStarts {
         try await Indexes.create(in: database, logger: logger)
+        try await ShareRepository(database: database, clock: configuration.clock).addMissingReaders()
     }
     return app
 }

@@ -52,7 +52,7 @@ struct Controllers: Sendable {
         privacyZones = PrivacyZonesController(auth: auth, users: userRepository)
         routes = RoutesController(
             auth: auth, visibility: visibility, routes: routeRepository, buckets: buckets,
-            idempotency: IdempotencyRepository(database: database), locks: RouteLocks(), shares: shareRepository,
+            idempotency: IdempotencyRepository(database: database), locks: RouteLocks(),
             links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock,
             efforts: segmentEfforts, finisher: RouteFinisher(routes: routeRepository, efforts: segmentEfforts),
             removal: RouteRemoval(
@@ -70,7 +70,7 @@ struct Controllers: Sendable {
         similar = SimilarController(auth: auth, visibility: visibility, similar: similarRoutes)
         groups = GroupsController(
             auth: auth, visibility: visibility, groups: groupRepository, viewer: viewer, users: userRepository,
-            shares: shareRepository, similar: similarRoutes, clock: clock)
+            similar: similarRoutes, clock: clock)
         groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groupRepository)
         let routePictures = RoutePictures(buckets: buckets)
         pictures = PicturesController(

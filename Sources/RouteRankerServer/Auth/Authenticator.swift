@@ -1,15 +1,22 @@
 import Foundation
 import Hummingbird
 
-/// Resolves `Authorization: Bearer <token>` to a user. The token's SHA-256 is looked up by index;
-/// the stored digest is then compared with the presented token in constant time.
+/// Resolves `Authorization: Bearer <token>` to a user: the user the token names (`UserToken`) by
+/// `_id`, or an older token's SHA-256 by index; the stored digest is then compared with the
+/// presented token in constant time.
 struct Authenticator: Sendable {
     let users: UserRepository
 
     /// The caller, or `401` with `WWW-Authenticate: Bearer` when the token is missing or wrong.
     func user(_ request: Request) async throws -> UserRecord {
         let token = try token(request)
-        return try accept(token, found: try await users.find(tokenHash: Secret.hash(token)))
+        let found: UserRecord? =
+            switch UserToken(token) {
+            case .named(let user): try await users.find(id: user)
+            case .unnamed: try await users.find(tokenHash: Secret.hash(token))
+            case .malformed: nil
+            }
+        return try accept(token, found: found)
     }
 
     /// The request's bearer token, or `401` when it is missing or malformed.

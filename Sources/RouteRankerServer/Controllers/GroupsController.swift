@@ -8,7 +8,6 @@ struct GroupsController: Sendable {
     let groups: GroupRepository
     let viewer: RouteViewer
     let users: UserRepository
-    let shares: ShareRepository
     let similar: SimilarRoutes
     let clock: WallClock
 
@@ -60,12 +59,12 @@ struct GroupsController: Sendable {
         let visible = try await visibility.readable(group.routes, by: user)
         let privacy = try await users.privacy(of: visible.values.map(\.owner))
         // The same summaries `GET /v1/routes/{id}` gives: `shared_with` on my own routes.
-        let recipients = try await shares.recipients(of: visible.values.filter { $0.owner == user.id }.map(\.id))
         var summaries: [RouteSummary] = []
         for id in group.routes {
             guard let route = visible[id] else { continue }
             let lens = route.owner == user.id ? RouteViewer.Lens.owner : viewer.lens(privacy[route.owner])
-            summaries.append(try await viewer.summary(route, lens: lens, sharedWith: recipients[route.id] ?? []))
+            summaries.append(
+                try await viewer.summary(route, lens: lens, sharedWith: route.owner == user.id ? route.recipients : []))
         }
         return GroupDetailView(id: group.id, name: group.name, routes: summaries, createdAt: group.createdAt)
     }

@@ -34,9 +34,8 @@ struct RouteListController: Sendable {
         let next =
             found.count > page.limit
             ? items.last.map { Cursor(list: list, key: SortKeyset.key(of: $0, field: key)).encoded } : nil
-        let recipients = try await shares.recipients(of: items.map(\.id))
         return Page(
-            items: items.map { RouteSummary($0, sharedWith: recipients[$0.id] ?? []) }, next: next,
+            items: items.map { RouteSummary($0, sharedWith: $0.recipients) }, next: next,
             total: try await routes.count(owner: user.id))
     }
 
@@ -64,17 +63,17 @@ struct RouteListController: Sendable {
         var hits: [(summary: RouteSummary, distance: Double)] = []
         // Mine: candidates from the index, exact distances from their true starts.
         let own = try await routes.startingNear(centre, radiusM: radius, owner: user.id)
-        let recipients = try await shares.recipients(of: own.map(\.id))
         for route in own {
             guard let start = route.stats.start else { continue }
             let distance = Geodesic.distance(from: centre, to: start.coordinate)
             if distance <= radius {
                 hits.append(
-                    (RouteSummary(route, sharedWith: recipients[route.id] ?? [], distanceFromM: distance), distance))
+                    (RouteSummary(route, sharedWith: route.recipients, distanceFromM: distance), distance))
             }
         }
         // Shared with me: the start I can see, which the owner's privacy zones may move.
         let shared = try await routes.find(ids: try await shares.routeIDs(sharedWith: user.id))
+            .filter { $0.value.isReadable(by: user.id) }
         let privacy = try await users.privacy(of: shared.values.map(\.owner))
         for route in shared.values {
             let summary = try await viewer.summary(route, lens: viewer.lens(privacy[route.owner]))

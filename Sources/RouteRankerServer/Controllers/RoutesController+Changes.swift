@@ -34,11 +34,11 @@ extension RoutesController {
                 accumulator.changeActivity(to: activity, keptPoints: kept)
                 route.accumulator = accumulator
             }
-            guard name != nil || activity != nil else { return try await ownerSummary(route) }
+            guard name != nil || activity != nil else { return ownerSummary(route) }
             route.version += 1
             try await routes.commit(route, over: base)
             if activityChanged { try await efforts.match(route) }
-            return try await ownerSummary(route)
+            return ownerSummary(route)
         }
     }
 

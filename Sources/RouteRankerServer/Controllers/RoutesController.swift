@@ -11,7 +11,6 @@ struct RoutesController: Sendable {
     let buckets: PointBuckets
     let idempotency: IdempotencyRepository
     let locks: RouteLocks
-    let shares: ShareRepository
     let links: LinkRepository
     let groups: GroupRepository
     let paths: PathRepository
@@ -42,7 +41,7 @@ struct RoutesController: Sendable {
                 throw APIError.unprocessable("this Idempotency-Key was used for a different request")
             }
             let route = try await visibility.readable(routeID, by: user)
-            return JSONResponse(status: .ok, body: try await ownerSummary(route))
+            return JSONResponse(status: .ok, body: ownerSummary(route))
         case .claimed(let claim):
             do {
                 var hash: BodyHash? = BodyHash(request)
@@ -140,7 +139,7 @@ struct RoutesController: Sendable {
     func finish(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
         let user = try await auth.user(request)
         return try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
-            try await ownerSummary(try await finisher.finish(route))
+            ownerSummary(try await finisher.finish(route))
         }
     }
 
@@ -155,15 +154,14 @@ struct RoutesController: Sendable {
     }
 
     /// The summary the owner sees, with the recipients of the route's shares.
-    func ownerSummary(_ route: RouteRecord) async throws -> RouteSummary {
-        RouteSummary(route, sharedWith: try await shares.shares(of: route.id).map(\.to))
+    func ownerSummary(_ route: RouteRecord) -> RouteSummary {
+        RouteSummary(route, sharedWith: route.recipients)
     }
 
     /// `GET /v1/routes/{id}`.
     func get(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
         let reading = try await visibility.reading(
-            try context.parameters.require("id"), token: try auth.token(request), auth: auth, viewer: viewer,
-            recipients: true)
+            try context.parameters.require("id"), token: try auth.token(request), auth: auth, viewer: viewer)
         return try await viewer.summary(reading.route, lens: reading.lens, sharedWith: reading.recipients)
     }
 }

@@ -65,13 +65,12 @@ struct SharesController: Sendable {
             _ = try await auth.user(request)  // a wrong token is answered first, as everywhere
             throw error
         }
-        let found = try await RequestReads(users: users).inbox(
-            tokenHash: Secret.hash(token), after: after, limit: page.limit + 1)
-        _ = try auth.accept(token, found: found.user)
+        let found = try await RequestReads(users: users).inbox(token: token, after: after, limit: page.limit + 1)
+        let user = try auth.accept(token, found: found.user)
         let items = Array(found.shares.prefix(page.limit))
         var entries: [InboxItem] = []
         for share in items {
-            guard let route = found.routes[share.route] else { continue }
+            guard let route = found.routes[share.route], route.isReadable(by: user.id) else { continue }
             let owner = found.owners[route.owner]
             let lens = viewer.lens(owner.map { (zones: $0.zones, version: $0.version) })
             let summary = try await viewer.summary(route, lens: lens)

@@ -13,7 +13,7 @@ struct UsersController: Sendable {
         try UserRules.validateID(body.id)
         let name = try UserRules.validateName(body.name)
         let friends = try UserRules.validateFriends(body.friends ?? [], of: body.id)
-        let token = Secret.generate()
+        let token = UserToken.make(for: body.id)
         let user = UserRecord(
             id: body.id, name: name, friends: friends, tokenHash: Secret.hash(token),
             createdAt: clock.now)
@@ -41,7 +41,7 @@ struct UsersController: Sendable {
     /// `POST /v1/users/me/token`: a new token; the old one stops working at once.
     func rotateToken(_ request: Request, _ context: AppRequestContext) async throws -> TokenView {
         let user = try await auth.user(request)
-        let token = Secret.generate()
+        let token = UserToken.make(for: user.id)
         try await users.replaceTokenHash(id: user.id, with: Secret.hash(token))
         return TokenView(token: token)
     }

@@ -23,6 +23,16 @@ struct RouteRecord: Sendable, Equatable {
     var version: Int
     /// Where the committed points are stored.
     var layout = PointLayout()
+    /// The users the route is shared with, in the order it was shared with them: the membership
+    /// test of visibility (`isReadable(by:)`). Kept by `ShareRepository` and never written by a
+    /// commit, which sets only the fields it changed.
+    var readers: [String] = []
+
+    /// The contract's second hash check: the route is `user`'s own or is shared with them.
+    func isReadable(by user: String) -> Bool { owner == user || readers.contains(user) }
+
+    /// Whom the route is shared with, newest share first (the summary's `shared_with`).
+    var recipients: [String] { readers.reversed() }
 
     /// Committed (visible) points: readers never look past this many.
     var pointCount: Int { accumulator.count }

@@ -111,8 +111,8 @@ struct DeviceRecorder: Sendable {
     }
 
     /// Creates the claimed route `id` with its first point: shared first (shares of a route that
-    /// does not exist yet are invisible, and sharing is idempotent), then inserted. `false` when
-    /// another writer created it first.
+    /// does not exist yet are invisible, and sharing is idempotent), then inserted with its
+    /// readers. `false` when another writer created it first.
     private func start(_ id: String, with point: TrackPoint, for device: DeviceRecord) async throws -> Bool {
         for friend in device.shareWith {
             _ = try await shares.share(route: id, owner: device.owner, to: friend)
@@ -120,7 +120,7 @@ struct DeviceRecorder: Sendable {
         let route = RouteRecord(
             id: id, owner: device.owner, name: DeviceRules.routeName(device: device.name, firstPointAt: point.t),
             activity: device.activity, state: .recording, createdAt: clock.now, annotations: [],
-            accumulator: StatsAccumulator(activity: device.activity), version: 0)
+            accumulator: StatsAccumulator(activity: device.activity), version: 0, readers: device.shareWith)
         var ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
         try await ingest.add([point])
         do {

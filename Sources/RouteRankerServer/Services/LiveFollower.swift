@@ -20,7 +20,8 @@ enum LiveEvent: Sendable {
 /// Access is decided by `access`, the caller's own visibility check (owner or share, or link),
 /// when the stream opens and again whenever something that can change it is reported (a share or
 /// link revoked, the owner's account changed, the feed restarted); a deletion is reported
-/// directly, and a link's expiry is checked on every event and keep-alive. Those are the only ways
+/// directly, every changed route document carries its readers, and a link's expiry is checked on
+/// every event and keep-alive. Those are the only ways
 /// a route stops being visible, so this is the visibility check of every event without a database
 /// round trip per event and follower.
 struct LiveFollower: Sendable {
@@ -68,6 +69,12 @@ struct LiveFollower: Sendable {
             let news = await mailbox.take(timeout: waitLimit())
             if news.shutdown { return }
             if news.deleted || isExpired { return try await emit(.gone) }
+            // A revocation removes the share, which asks for the recheck below, then the reader from
+            // the route document (`ShareRepository`), which this change shows even if the recheck
+            // ran between the two.
+            if let latest = news.latest, let viewerID, link == nil, !latest.isReadable(by: viewerID) {
+                return try await emit(.gone)
+            }
             if news.recheck {
                 guard let fresh = try await access() else { return try await emit(.gone) }
                 // A changed view (the owner's zones) would renumber the points: end the stream, and

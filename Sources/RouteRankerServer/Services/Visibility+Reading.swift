@@ -7,24 +7,19 @@ extension Visibility {
         var user: UserRecord
         var route: RouteRecord
         var lens: RouteViewer.Lens
-        /// For the owner, when asked for: the recipients of the route's shares, newest first.
+        /// For the owner: the recipients of the route's shares, newest first.
         var recipients: [String]?
     }
 
     /// The caller of `token` (else `401`) and the route `id` if they may read it (else
-    /// `RouteNotVisible`, `404`), with their lens; with `recipients`, the owner also gets the
-    /// route's recipients.
-    func reading(
-        _ id: String, token: String, auth: Authenticator, viewer: RouteViewer, recipients: Bool = false
-    ) async throws -> Reading {
-        let found = try await RequestReads(routes: routes).route(
-            id, tokenHash: Secret.hash(token), recipients: recipients)
+    /// `RouteNotVisible`, `404`), with their lens; the owner also gets the route's recipients.
+    func reading(_ id: String, token: String, auth: Authenticator, viewer: RouteViewer) async throws -> Reading {
+        let found = try await RequestReads(routes: routes).route(id, token: token)
         let user = try auth.accept(token, found: found.user)
-        guard let route = found.route else { throw RouteNotVisible() }
+        guard let route = found.route, route.isReadable(by: user.id) else { throw RouteNotVisible() }
         if route.owner == user.id {
-            return Reading(user: user, route: route, lens: .owner, recipients: found.recipients)
+            return Reading(user: user, route: route, lens: .owner, recipients: route.recipients)
         }
-        guard found.shared else { throw RouteNotVisible() }
         return Reading(user: user, route: route, lens: viewer.lens(found.ownerPrivacy))
     }
 }

@@ -2,35 +2,34 @@
 ///
 /// Both hash checks of the contract happen before this is called (the caller's token hash was
 /// matched by `Authenticator`); here the second: the route is the caller's own, or the caller is in
-/// its share list — a single `_id` lookup in `shares`. Anything else — absent, malformed id,
-/// someone else's, unshared — is the same `404` with the same body, so a caller learns nothing
-/// about routes that are not theirs.
+/// its share list — the `readers` of the route document itself (`RouteRecord.isReadable(by:)`), so
+/// the route's `_id` lookup is the whole check. Anything else — absent, malformed id, someone
+/// else's, unshared — is the same `404` with the same body, so a caller learns nothing about routes
+/// that are not theirs.
+///
+/// `shares` is the index of who got what, for lists (the inbox, routes shared with me). It never
+/// names a reader the route does not (`ShareRepository` writes a share after the route's readers
+/// and removes it before them), so a list drawn from it shows nothing the route would refuse.
 struct Visibility: Sendable {
     let routes: RouteRepository
     let shares: ShareRepository
 
     /// The route if `user` may read it, else `RouteNotVisible` (`404`).
     func readable(_ id: String, by user: UserRecord) async throws -> RouteRecord {
-        guard let route = try await routes.find(id: id) else { throw RouteNotVisible() }
-        if route.owner == user.id { return route }
-        guard try await shares.find(route: id, to: user.id) != nil else { throw RouteNotVisible() }
+        guard let route = try await routes.find(id: id), route.isReadable(by: user.id) else {
+            throw RouteNotVisible()
+        }
         return route
     }
 
-    /// Of `ids`, the routes `user` may read, by id: one query for the routes and one for the shares.
+    /// Of `ids`, the routes `user` may read, by id (one query per 100 ids).
     func readable(_ ids: [String], by user: UserRecord) async throws -> [String: RouteRecord] {
-        let found = try await routes.find(ids: ids)
-        let foreign = found.values.filter { $0.owner != user.id }.map(\.id)
-        let shared = try await shares.sharedWith(user.id, among: foreign)
-        return found.filter { $0.value.owner == user.id || shared.contains($0.key) }
+        try await routes.find(ids: ids).filter { $0.value.isReadable(by: user.id) }
     }
 
     /// Of `ids`, the figures of the routes `user` may read (for group statistics).
     func readableFigures(_ ids: [String], by user: UserRecord) async throws -> [String: RouteFigures] {
-        let found = try await routes.figures(ids: ids)
-        let foreign = found.values.filter { $0.owner != user.id }.map(\.id)
-        let shared = try await shares.sharedWith(user.id, among: foreign)
-        return found.filter { $0.value.owner == user.id || shared.contains($0.key) }
+        try await routes.figures(ids: ids).filter { $0.value.isReadable(by: user.id) }
     }
 
     /// The route if `user` owns it. Someone it is shared with gets `403`; anyone else `RouteNotVisible` (`404`).

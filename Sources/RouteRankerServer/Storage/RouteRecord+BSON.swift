@@ -10,7 +10,8 @@ import RouteRankerCore
 /// figures that lists sort and groups aggregate on are copied into `metrics`, the visible start
 /// into `start` (GeoJSON, for the `2dsphere` index), and the committed point count into
 /// `point_count`, so that queries never decode the state. `buckets` and `tail` are the
-/// `PointLayout`: which full buckets are committed, and the points after them.
+/// `PointLayout`: which full buckets are committed, and the points after them. `readers` (the
+/// users it is shared with) is read here but written only by `ShareRepository`.
 extension RouteRecord {
     var document: BSONDocument {
         get throws {
@@ -57,7 +58,8 @@ extension RouteRecord {
             id: id, owner: owner, name: name, activity: activity, state: state, createdAt: createdAt,
             annotations: (document.array("annotations") ?? []).compactMap(Self.annotation),
             accumulator: accumulator,
-            version: version, layout: layout)
+            version: version, layout: layout,
+            readers: (document.array("readers") ?? []).compactMap(\.stringValue))
         guard self.layout.count == pointCount else { throw StorageError.malformed("route", id) }
     }
 

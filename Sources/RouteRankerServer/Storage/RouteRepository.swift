@@ -43,7 +43,7 @@ struct RouteRepository: Sendable {
         let plausible = Set(ids.filter(RouteID.isPlausible))
         guard !plausible.isEmpty else { return [:] }
         let found = try await collection.find(
-            ids: plausible.map { .string($0) }, projection: ["owner": 1, "name": 1, "metrics": 1])
+            ids: plausible.map { .string($0) }, projection: ["owner": 1, "name": 1, "metrics": 1, "readers": 1])
         return Dictionary(
             found.compactMap { document -> (String, RouteFigures)? in
                 guard let id = document.string("_id"), let owner = document.string("owner"),
@@ -52,7 +52,8 @@ struct RouteRepository: Sendable {
                 let metrics = document.document("metrics") ?? [:]
                 var values: [GroupMetric: Double] = [:]
                 for metric in GroupMetric.allCases { values[metric] = metrics.double(metric.rawValue) }
-                return (id, RouteFigures(id: id, owner: owner, name: name, values: values))
+                let readers = (document.array("readers") ?? []).compactMap(\.stringValue)
+                return (id, RouteFigures(id: id, owner: owner, name: name, values: values, readers: readers))
             }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -64,9 +65,14 @@ struct RouteRepository: Sendable {
     /// written. An append changes its figures and points but not the owner, name or start, so its
     /// oplog entry (which every server's change stream reads) holds only those, and MongoDB leaves
     /// the index entries of the unchanged fields alone.
+    ///
+    /// Only a new route's document gets `readers` (a tracker's route is shared as it starts): a
+    /// later commit must not write back the copy it read, which a share or revocation since would
+    /// make stale.
     func commit(_ route: RouteRecord, over base: Int, stored: RouteRecord? = nil) async throws {
-        let document = try route.document
+        var document = try route.document
         if base == 0 {
+            if !route.readers.isEmpty { document["readers"] = .array(route.readers.map { .string($0) }) }
             try await collection.insertOne(document)
             return
         }
@@ -149,8 +155,13 @@ struct RouteFigures: Sendable {
     var name: String
     /// The figures by metric; absent when undefined (e.g. the pace of a route without distance).
     var values: [GroupMetric: Double]
+    /// As `RouteRecord.readers`.
+    var readers: [String]
 
     func value(_ metric: GroupMetric) -> Double? { values[metric] }
+
+    /// As `RouteRecord.isReadable(by:)`.
+    func isReadable(by user: String) -> Bool { owner == user || readers.contains(user) }
 }
 
 /// A sort order of "my routes": the sort key as the API names it, the stored field it reads, and

@@ -9,14 +9,22 @@ struct ShareRecord: Sendable, Equatable {
     var sharedAt: Date
 }
 
-/// Shares in `shares`. The `_id` is derived from (route, recipient), so "is this route shared with
-/// this user" is one `_id` lookup, and sharing twice cannot create two shares.
+/// Shares: who may read a route is the route document's `readers` (`RouteRecord.isReadable(by:)`:
+/// the visibility check reads nothing but the route); `shares` (`_id` derived from (route,
+/// recipient), so sharing twice cannot create two) indexes them by recipient with the time of
+/// sharing, for the inbox and the other lists.
+///
+/// The two are written in an order that keeps every share in `shares` among the route's readers,
+/// whatever fails half-way: sharing adds the reader first, revoking removes the share first. A
+/// request cut between the two writes got no `2xx`, and its retry completes it.
 struct ShareRepository: Sendable {
     let collection: MongoCollection
+    let routes: MongoCollection
     let clock: WallClock
 
     init(database: MongoDatabase, clock: WallClock) {
         collection = database.collection("shares")
+        routes = database.collection("routes")
         self.clock = clock
     }
 
@@ -39,6 +47,9 @@ struct ShareRepository: Sendable {
 
     /// Shares `route` with `to`; if it already is, returns the existing share (first `shared_at`).
     func share(route: String, owner: String, to: String) async throws -> (share: ShareRecord, created: Bool) {
+        // `$addToSet` appends, so `readers` stays in the order of sharing.
+        _ = try await routes.updateOne(
+            filter: ["_id": .string(route)], update: ["$addToSet": ["readers": .string(to)]])
         let share = ShareRecord(route: route, owner: owner, to: to, sharedAt: clock.now)
         do {
             try await collection.insertOne([
@@ -54,9 +65,12 @@ struct ShareRepository: Sendable {
         }
     }
 
-    /// Revokes; whether there was a share.
+    /// Revokes; whether there was a share (or a reader left by a revocation cut short).
     func revoke(route: String, to: String) async throws -> Bool {
-        try await collection.deleteOne(["_id": .string(Self.id(route: route, to: to))]) == 1
+        let deleted = try await collection.deleteOne(["_id": .string(Self.id(route: route, to: to))]) == 1
+        let pulled = try await routes.updateOne(
+            filter: ["_id": .string(route)], update: ["$pull": ["readers": .string(to)]])
+        return deleted || pulled.modifiedCount == 1
     }
 
     /// The recipients of `route`, newest first.
@@ -84,22 +98,6 @@ struct ShareRepository: Sendable {
         return filter
     }
 
-    /// The recipients of each of `routes` (one query), newest share first.
-    func recipients(of routes: [String]) async throws -> [String: [String]] {
-        guard !routes.isEmpty else { return [:] }
-        let found = try await collection.find(
-            ["route": ["$in": .array(routes.map { .string($0) })]], sort: ["shared_at": -1, "_id": 1])
-        return Dictionary(grouping: found.compactMap(Self.record), by: \.route).mapValues { $0.map(\.to) }
-    }
-
-    /// Which of `routes` are shared with `user` (by `_id`).
-    func sharedWith(_ user: String, among routes: [String]) async throws -> Set<String> {
-        guard !routes.isEmpty else { return [] }
-        let ids = routes.map { BSONValue.string(Self.id(route: $0, to: user)) }
-        let found = try await collection.find(ids: ids, projection: ["route": 1])
-        return Set(found.compactMap { $0.string("route") })
-    }
-
     func count(to user: String) async throws -> Int {
         try await collection.count(["to": .string(user)])
     }
@@ -107,6 +105,23 @@ struct ShareRepository: Sendable {
     /// The ids of the routes shared with `user`.
     func routeIDs(sharedWith user: String) async throws -> [String] {
         try await collection.find(["to": .string(user)], projection: ["route": 1]).compactMap { $0.string("route") }
+    }
+
+    /// Gives the routes shared before route documents held their `readers` the readers their
+    /// shares name, in the order they were shared; once per database (marked in `migrations`).
+    /// Idempotent, so a start cut short simply does it again.
+    func addMissingReaders() async throws {
+        let migrations = collection.database.collection("migrations")
+        guard try await migrations.findOne(["_id": "route_readers"]) == nil else { return }
+        let all = try await collection.find([:], sort: ["shared_at": 1, "_id": 1]).compactMap(Self.record)
+        for (route, shares) in Dictionary(grouping: all, by: \.route) {
+            _ = try await routes.updateOne(
+                filter: ["_id": .string(route)],
+                update: ["$addToSet": ["readers": ["$each": .array(shares.map { .string($0.to) })]]])
+        }
+        do {
+            try await migrations.insertOne(["_id": "route_readers", "done_at": .date(clock.now)])
+        } catch MongoError.duplicateKey {}
     }
 
     func deleteAll(route: String) async throws {
