@@ -2,7 +2,7 @@
 
 /// The `Authorization` header's bearer token.
 enum BearerToken {
-    /// The most bytes a token may have; ours have 43 (32 random bytes in base64url).
+    /// The most bytes a token may have; ours have at most 108 (`UserToken`: a 64-byte id, `~`, 43).
     static let maxBytes = 256
 
     /// The token of a `Bearer` authorization (RFC 6750: the scheme matched case-insensitively,
