@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import Logging
 import Mongo
+import RouteRankerCore
 import TestSupport
 import Testing
 
@@ -106,7 +107,7 @@ import Testing
                 #expect(try await client.send(.get, "/v1/routes/\(route)", token: token).status == .ok)
                 #expect(try await Self.inboxRoutes(client, token) == [route])
             }
-            // Once per database: a share written without its reader after that stays invisible.
+            // Once per database: a share written without its reader after that grants nothing.
             try await shares.insertOne([
                 "_id": .string(ShareRepository.id(route: other, to: "bob")), "route": .string(other),
                 "owner": "ada", "to": "bob", "shared_at": .date(Date()),
@@ -114,6 +115,65 @@ import Testing
             try await repository.addMissingReaders()
             #expect(try await Self.readers(database, other) == nil)
         }
+    }
+
+    /// What a share and a revocation of the same recipient racing can leave (the reader pulled,
+    /// then the share written): a share whose route does not list its recipient. Every list drawn
+    /// from `shares` keeps only what the route confirms.
+    @Test func aShareTheRouteDoesNotConfirmShowsInNoList() async throws {
+        try await withAppAndDatabase { client, database in
+            let ada = try await client.register("ada", friends: ["bob"])
+            let bob = try await client.register("bob")
+            let segment = try await client.newSegment(bob)
+            let route = try await client.newTrack(ada, SegmentFixture.straight)
+            let anchor = try await client.newTrack(bob, SegmentFixture.straight)
+            try await database.collection("shares").insertOne([
+                "_id": .string(ShareRepository.id(route: route, to: "bob")), "route": .string(route),
+                "owner": "ada", "to": "bob", "shared_at": .date(Date()),
+            ])
+            let origin = SegmentFixture.origin
+            let near = try await client.send(
+                .get, "/v1/routes?near=\(origin.lat),\(origin.lon)&radius_m=1000", token: bob)
+            #expect(F.ids(near) == [anchor])
+            let similar = try await client.send(.get, "/v1/routes/\(anchor)/similar", token: bob)
+            #expect(similar.status == .ok)
+            #expect(!similar.text.contains(route))
+            let board = try await client.leaderboard(bob, segment)
+            #expect(SegmentFixture.items(board).compactMap { $0["route"] as? String } == [anchor])
+            #expect(try await Self.inboxRoutes(client, bob).isEmpty)
+            let list = try await client.send(.get, "/v1/routes/\(route)/shares", token: ada)
+            #expect(F.items(list).isEmpty)
+            #expect(list.json["total"] as? Int == 0)
+
+            // Shared properly, it shows everywhere.
+            #expect(try await client.shareRoute(ada, route, to: "bob").status == .ok)
+            let board2 = try await client.leaderboard(bob, segment)
+            #expect(Set(SegmentFixture.items(board2).compactMap { $0["route"] as? String }) == [anchor, route])
+            let near2 = try await client.send(
+                .get, "/v1/routes?near=\(origin.lat),\(origin.lon)&radius_m=1000", token: bob)
+            #expect(Set(F.ids(near2)) == [anchor, route])
+            #expect(try await client.send(.get, "/v1/routes/\(anchor)/similar", token: bob).text.contains(route))
+        }
+    }
+
+    /// A change that leaves the version alone (a reader pulled) replaces an append of the same
+    /// version still waiting in a follower's mailbox.
+    @Test func aLaterChangeOfTheSameVersionWinsInTheMailbox() async throws {
+        var route = RouteRecord(
+            id: "6740aaaaaaaaaaaaaaaaaaaa", owner: "ada", name: "Loop", activity: .run, state: .recording,
+            createdAt: Date(), annotations: [], accumulator: StatsAccumulator(activity: .run), version: 3,
+            readers: ["bob"])
+        let mailbox = LiveMailbox(route: route.id, owner: "ada", link: nil, viewer: "bob")
+        mailbox.post(LiveNews(latest: route))
+        route.readers = []
+        mailbox.post(LiveNews(latest: route))
+        var older = route
+        older.version = 2
+        older.readers = ["bob"]
+        mailbox.post(LiveNews(latest: older))
+        let news = await mailbox.take(timeout: .milliseconds(10))
+        #expect(news.latest?.version == 3)
+        #expect(news.latest?.readers == [])
     }
 
     @Test func aFollowerWhoseReaderIsRemovedFromTheRouteGetsGone() async throws {

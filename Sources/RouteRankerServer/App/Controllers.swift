@@ -44,7 +44,7 @@ struct Controllers: Sendable {
             segments: segmentRepository, efforts: effortRepository, areas: RouteAreaRepository(database: database),
             routes: routeRepository, buckets: buckets)
         let similarRoutes = SimilarRoutes(
-            routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer, paths: paths,
+            routes: routeRepository, visibility: visibility, users: userRepository, viewer: viewer, paths: paths,
             cellBudget: similarCellBudget)
         operations = OperationsController(
             health: DatabaseHealth(database: database), openAPIDocument: openAPIDocument, registry: registry)
@@ -59,7 +59,7 @@ struct Controllers: Sendable {
                 routes: routeRepository, shares: shareRepository, links: linkRepository, groups: groupRepository,
                 paths: paths, buckets: buckets, efforts: segmentEfforts))
         routeList = RouteListController(
-            auth: auth, routes: routeRepository, shares: shareRepository, users: userRepository, viewer: viewer)
+            auth: auth, routes: routeRepository, visibility: visibility, users: userRepository, viewer: viewer)
         downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets, viewer: viewer)
         shares = SharesController(
             auth: auth, visibility: visibility, users: userRepository, routes: routeRepository,

@@ -7,7 +7,7 @@ import RouteRankerCore
 struct RouteListController: Sendable {
     let auth: Authenticator
     let routes: RouteRepository
-    let shares: ShareRepository
+    let visibility: Visibility
     let users: UserRepository
     let viewer: RouteViewer
 
@@ -72,8 +72,7 @@ struct RouteListController: Sendable {
             }
         }
         // Shared with me: the start I can see, which the owner's privacy zones may move.
-        let shared = try await routes.find(ids: try await shares.routeIDs(sharedWith: user.id))
-            .filter { $0.value.isReadable(by: user.id) }
+        let shared = try await visibility.sharedRoutes(with: user)
         let privacy = try await users.privacy(of: shared.values.map(\.owner))
         for route in shared.values {
             let summary = try await viewer.summary(route, lens: viewer.lens(privacy[route.owner]))

@@ -31,7 +31,8 @@ struct SharesController: Sendable {
         let route = try await visibility.owned(try context.parameters.require("id"), by: user)
         let list = "shares:\(route.id)"
         let page = try PageRequest(request, list: list)
-        let all = try await shares.shares(of: route.id)
+        // The shares the route's readers confirm (see `Visibility`): the same people as `shared_with`.
+        let all = try await shares.shares(of: route.id).filter { route.readers.contains($0.to) }
         let sliced = page.page(
             of: all, list: list, key: { [$0.sharedAt.millisecondsKey, $0.to] }, isAfter: NewestFirst.thenByKey)
         return Page(items: sliced.items.map(ShareView.init), next: sliced.next, total: all.count)
@@ -70,7 +71,7 @@ struct SharesController: Sendable {
         let items = Array(found.shares.prefix(page.limit))
         var entries: [InboxItem] = []
         for share in items {
-            guard let route = found.routes[share.route], route.isReadable(by: user.id) else { continue }
+            guard let route = try found.routes[share.route]?.record(), route.isReadable(by: user.id) else { continue }
             let owner = found.owners[route.owner]
             let lens = viewer.lens(owner.map { (zones: $0.zones, version: $0.version) })
             let summary = try await viewer.summary(route, lens: lens)

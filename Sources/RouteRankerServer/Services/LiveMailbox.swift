@@ -17,7 +17,9 @@ struct LiveNews: Sendable {
     var isEmpty: Bool { latest == nil && !deleted && !recheck && !shutdown }
 
     mutating func merge(_ other: LiveNews) {
-        if let record = other.latest, record.version > (latest?.version ?? -1) { latest = record }
+        // `>=`: events come in commit order, and a change that leaves the version alone (a reader
+        // removed by a revocation) must replace an append of that version posted before it.
+        if let record = other.latest, record.version >= (latest?.version ?? -1) { latest = record }
         deleted = deleted || other.deleted
         recheck = recheck || other.recheck
         shutdown = shutdown || other.shutdown

@@ -4,7 +4,7 @@ import RouteRankerCore
 /// direction as an anchor route. Used by `similar` and by groups made `similar_to` a route.
 struct SimilarRoutes: Sendable {
     let routes: RouteRepository
-    let shares: ShareRepository
+    let visibility: Visibility
     let users: UserRepository
     let viewer: RouteViewer
     let paths: PathRepository
@@ -65,7 +65,7 @@ struct SimilarRoutes: Sendable {
 
         let mine = try await routes.startingNear(start.coordinate, radiusM: maxM, owner: user.id)
         candidates += mine.map { ($0, .owner) }
-        let shared = try await routes.find(ids: try await shares.routeIDs(sharedWith: user.id))
+        let shared = try await visibility.sharedRoutes(with: user)
         let privacy = try await users.privacy(of: shared.values.map(\.owner))
         candidates += shared.values.map { ($0, viewer.lens(privacy[$0.owner])) }
         if !candidates.contains(where: { $0.route.id == anchor.id }) { candidates.append((anchor, anchorLens)) }

@@ -16,7 +16,7 @@ extension Visibility {
     func reading(_ id: String, token: String, auth: Authenticator, viewer: RouteViewer) async throws -> Reading {
         let found = try await RequestReads(routes: routes).route(id, token: token)
         let user = try auth.accept(token, found: found.user)
-        guard let route = found.route, route.isReadable(by: user.id) else { throw RouteNotVisible() }
+        guard let route = try found.route?.record(), route.isReadable(by: user.id) else { throw RouteNotVisible() }
         if route.owner == user.id {
             return Reading(user: user, route: route, lens: .owner, recipients: route.recipients)
         }

@@ -7,9 +7,10 @@
 /// else's, unshared — is the same `404` with the same body, so a caller learns nothing about routes
 /// that are not theirs.
 ///
-/// `shares` is the index of who got what, for lists (the inbox, routes shared with me). It never
-/// names a reader the route does not (`ShareRepository` writes a share after the route's readers
-/// and removes it before them), so a list drawn from it shows nothing the route would refuse.
+/// `shares` is the index of who got what, for lists (the inbox, routes shared with me). It names
+/// candidates only: a share and a revocation of the same recipient racing, or a server of an
+/// earlier version, can leave a share whose recipient the route does not list, so every list drawn
+/// from it keeps only the routes whose `readers` agree.
 struct Visibility: Sendable {
     let routes: RouteRepository
     let shares: ShareRepository
@@ -39,15 +40,26 @@ struct Visibility: Sendable {
         return route
     }
 
+    /// The routes shared with `user`, by id: the candidates the `shares` index names, kept when the
+    /// route lists `user` among its readers.
+    func sharedRoutes(with user: UserRecord) async throws -> [String: RouteRecord] {
+        try await routes.find(ids: try await shares.routeIDs(sharedWith: user.id))
+            .filter { $0.value.owner != user.id && $0.value.isReadable(by: user.id) }
+    }
+
     /// Of routes whose owners are known (e.g. from stored efforts), the ids `user` may read: the
-    /// same rule as `readable`, theirs or shared with them. The shares come from the index on
+    /// same rule as `readable`, theirs or shared with them. The candidates come from the index on
     /// recipients (`to`) rather than as an `_id $in` of every foreign route: SecantusDB answers a
     /// long `$in` slowly and superlinearly (measured: a 1,000-effort leaderboard took 2,020 ms that
-    /// way, 148 ms this way), while the routes shared with one user are one indexed range.
+    /// way, 148 ms this way), while the routes shared with one user are one indexed range. Only
+    /// those candidates are then read (their readers alone) to confirm them.
     func readableIDs(_ routes: [(id: String, owner: String)], by user: UserRecord) async throws -> Set<String> {
         let mine = routes.filter { $0.owner == user.id }.map(\.id)
         guard routes.contains(where: { $0.owner != user.id }) else { return Set(mine) }
         let shared = Set(try await shares.routeIDs(sharedWith: user.id))
-        return Set(mine).union(routes.filter { $0.owner != user.id && shared.contains($0.id) }.map(\.id))
+        let candidates = Set(routes.filter { $0.owner != user.id && shared.contains($0.id) }.map(\.id))
+        let confirmed = try await self.routes.readers(ids: Array(candidates))
+            .filter { $0.value.contains(user.id) }.keys
+        return Set(mine).union(confirmed)
     }
 }

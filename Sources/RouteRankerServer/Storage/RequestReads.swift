@@ -13,7 +13,7 @@ import RouteRankerCore
 /// need few: a token names its user (`UserToken`) and a route lists its readers
 /// (`RouteRecord.readers`), so a friend's route read is the route, then the caller and the owner
 /// together by `_id` — two trips. What is read for a token that then fails its check is dropped
-/// unseen (`Authenticator.accept`).
+/// unseen (`Authenticator.accept`), and routes are decoded only after that check (`StoredRoute`).
 struct RequestReads: Sendable {
     let database: MongoDatabase
 
@@ -31,7 +31,7 @@ struct RequestReads: Sendable {
         /// the token against it.
         var user: UserRecord?
         /// The route, if it exists.
-        var route: RouteRecord?
+        var route: StoredRoute?
         /// For a caller who is not the owner: the owner's privacy zones and their version.
         var ownerPrivacy: (zones: [PrivacyZone], version: Int)?
     }
@@ -58,11 +58,9 @@ struct RequestReads: Sendable {
                 guard let user = try Self.user(tokenHash: Secret.hash(token), job) else { return found }
                 found.user = user
                 found.route = try Self.route(id, job)
-                guard let route = found.route, route.owner != user.id, route.isReadable(by: user.id) else {
-                    return found
-                }
+                guard let owner = found.route?.owner, owner != user.id else { return found }
                 found.ownerPrivacy = try users.findOne(
-                    ["_id": .string(route.owner)], projection: ["privacy_zones": 1, "zones_version": 1]
+                    ["_id": .string(owner)], projection: ["privacy_zones": 1, "zones_version": 1]
                 ).map(Self.privacy)
             }
             return found
@@ -76,7 +74,7 @@ struct RequestReads: Sendable {
         /// The page of shares to the caller, newest first (up to `limit`).
         var shares: [ShareRecord] = []
         /// The routes of those shares that exist, by id.
-        var routes: [String: RouteRecord] = [:]
+        var routes: [String: StoredRoute] = [:]
         /// Their owners' names, zones and zones version, by id.
         var owners: [String: (name: String, zones: [PrivacyZone], version: Int)] = [:]
         /// How many shares the caller has in all.
@@ -106,8 +104,8 @@ struct RequestReads: Sendable {
             let ids = Set(found.shares.map(\.route)).filter(RouteID.isPlausible)
             if !ids.isEmpty {
                 for document in try job.collection("routes").find(["_id": ["$in": .array(ids.map { .string($0) })]]) {
-                    let route = try RouteRecord(document: document)
-                    found.routes[route.id] = route
+                    guard let id = document.string("_id") else { continue }
+                    found.routes[id] = StoredRoute(document: document)
                 }
             }
             var users = Set(found.shares.map(\.owner))
@@ -131,12 +129,24 @@ struct RequestReads: Sendable {
             .flatMap(UserRepository.record)
     }
 
-    private static func route(_ id: String, _ job: MongoJob) throws -> RouteRecord? {
+    private static func route(_ id: String, _ job: MongoJob) throws -> StoredRoute? {
         guard RouteID.isPlausible(id) else { return nil }
-        return try job.collection("routes").findOne(["_id": .string(id)]).map(RouteRecord.init(document:))
+        return try job.collection("routes").findOne(["_id": .string(id)]).map(StoredRoute.init(document:))
     }
 
     private static func privacy(_ document: BSONDocument) -> (zones: [PrivacyZone], version: Int) {
         (UserRepository.zones(document), document.int("zones_version") ?? 0)
     }
+}
+
+/// A route document read before the caller's token was checked, decoded (`record()`) only once it
+/// has been: a request with a wrong token costs no decoding (a route's open tail can hold 999
+/// points) and cannot fail on it.
+struct StoredRoute: Sendable {
+    fileprivate let document: BSONDocument
+
+    /// The owner, which deciding what else to read needs before the check.
+    var owner: String? { document.string("owner") }
+
+    func record() throws -> RouteRecord { try RouteRecord(document: document) }
 }

@@ -37,6 +37,18 @@ struct RouteRepository: Sendable {
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The readers (`RouteRecord.readers`) of the routes among `ids` that exist, by id (a query per
+    /// 100 ids, nothing else read).
+    func readers(ids: [String]) async throws -> [String: [String]] {
+        let plausible = Set(ids.filter(RouteID.isPlausible))
+        guard !plausible.isEmpty else { return [:] }
+        let found = try await collection.find(ids: plausible.map { .string($0) }, projection: ["readers": 1])
+        return Dictionary(
+            found.compactMap { document in
+                document.string("_id").map { ($0, (document.array("readers") ?? []).compactMap(\.stringValue)) }
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The figures of the routes among `ids` that exist, by id (a query per 100 ids, projected: no stats
     /// state is decoded).
     func figures(ids: [String]) async throws -> [String: RouteFigures] {

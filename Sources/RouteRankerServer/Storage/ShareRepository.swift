@@ -110,14 +110,29 @@ struct ShareRepository: Sendable {
     /// Gives the routes shared before route documents held their `readers` the readers their
     /// shares name, in the order they were shared; once per database (marked in `migrations`).
     /// Idempotent, so a start cut short simply does it again.
+    ///
+    /// Another server of this version may be serving meanwhile: a revocation it makes between this
+    /// pass's reading of the shares and its adding of their readers would be undone, so each route's
+    /// shares are read again afterwards and the readers whose share is gone are taken out again.
     func addMissingReaders() async throws {
         let migrations = collection.database.collection("migrations")
         guard try await migrations.findOne(["_id": "route_readers"]) == nil else { return }
         let all = try await collection.find([:], sort: ["shared_at": 1, "_id": 1]).compactMap(Self.record)
         for (route, shares) in Dictionary(grouping: all, by: \.route) {
+            let recipients = shares.map(\.to)
             _ = try await routes.updateOne(
                 filter: ["_id": .string(route)],
-                update: ["$addToSet": ["readers": ["$each": .array(shares.map { .string($0.to) })]]])
+                update: ["$addToSet": ["readers": ["$each": .array(recipients.map { .string($0) })]]])
+            let still = Set(
+                try await collection.find(["route": .string(route)], projection: ["to": 1]).compactMap {
+                    $0.string("to")
+                })
+            let revoked = recipients.filter { !still.contains($0) }
+            if !revoked.isEmpty {
+                _ = try await routes.updateOne(
+                    filter: ["_id": .string(route)],
+                    update: ["$pull": ["readers": ["$in": .array(revoked.map { .string($0) })]]])
+            }
         }
         do {
             try await migrations.insertOne(["_id": "route_readers", "done_at": .date(clock.now)])
