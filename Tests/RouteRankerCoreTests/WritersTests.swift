@@ -20,6 +20,9 @@ import Testing
         for (x, text) in cases {
             #expect(DecimalNumbers.format(x) == text)
             #expect(DecimalNumbers.parse(text) == x)
+            var out = "[é,"  // `append` mends only what it wrote, after any text already there
+            DecimalNumbers.append(x, to: &out)
+            #expect(out == "[é," + text)
         }
         for bad in ["", "+", ".", "1e", "1e+", "nan", "inf", "0x10", " 1", "1 ", "1.2.3", "--1", "e5"] {
             #expect(DecimalNumbers.parse(bad) == nil, "\(bad)")
