@@ -8,6 +8,9 @@ public struct ValidatedPoints: Sendable, Hashable, Decodable {
     /// The points in the order sent (sort with ``TrackPoint/sortedByTime(_:)`` before ingest).
     public var points: [TrackPoint]
 
+    /// Points already validated (as `RouteJSONBody.scanned` reads them).
+    init(points: [TrackPoint]) { self.points = points }
+
     /// Decodes and validates the array.
     public init(from decoder: any Decoder) throws {
         guard var c = try? decoder.unkeyedContainer() else {

@@ -15,23 +15,30 @@ struct PointObjectScanner {
     }
 
     private static let members = ["lat", "lon", "t", "ele", "acc"]
-    private let bytes: [UInt8]
-    private var i = 0
+    let bytes: [UInt8]
+    /// The index of the next byte to read.
+    var i = 0
 
     /// Reads `line`, which must hold exactly one JSON object (whitespace around it allowed).
     static func scan(_ line: [UInt8]) throws(Failure) -> RawPoint {
         var s = PointObjectScanner(bytes: line)
-        return try s.object()
+        s.skipSpace()
+        let raw = try s.pointObject()
+        s.skipSpace()
+        guard s.i == s.bytes.count else { throw .syntax }
+        return raw
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    /// A scanner at the start of `bytes`.
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
-    private var current: UInt8 { i < bytes.count ? bytes[i] : 0 }
+    /// The next byte, or 0 at the end.
+    var current: UInt8 { i < bytes.count ? bytes[i] : 0 }
 
-    private mutating func object() throws(Failure) -> RawPoint {
+    /// The point object starting at the current byte; stops right after its `}`.
+    mutating func pointObject() throws(Failure) -> RawPoint {
         var raw = RawPoint()
         var seen: UInt8 = 0  // one bit per point member
-        skipSpace()
         try expect(UInt8(ascii: "{"))
         skipSpace()
         if current == UInt8(ascii: "}") {
@@ -68,8 +75,6 @@ struct PointObjectScanner {
                 break
             }
         }
-        skipSpace()
-        guard i == bytes.count else { throw .syntax }
         return raw
     }
 
@@ -87,7 +92,7 @@ struct PointObjectScanner {
     }
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, converted with correct rounding.
-    private mutating func number() throws(Failure) -> Double {
+    mutating func number() throws(Failure) -> Double {
         let start = i
         if current == UInt8(ascii: "-") { i += 1 }
         if current == UInt8(ascii: "0") {
@@ -108,14 +113,14 @@ struct PointObjectScanner {
         return value
     }
 
-    private mutating func digits() throws(Failure) -> Int {
+    mutating func digits() throws(Failure) -> Int {
         let start = i
         while current >= UInt8(ascii: "0") && current <= UInt8(ascii: "9") { i += 1 }
         return i - start
     }
 
     /// A string, escapes decoded; control characters must be escaped.
-    private mutating func string() throws(Failure) -> String {
+    mutating func string() throws(Failure) -> String {
         try expect(UInt8(ascii: "\""))
         var out: [UInt8] = []
         while true {
@@ -162,7 +167,7 @@ struct PointObjectScanner {
         return v
     }
 
-    private mutating func skipValue(depth: Int) throws(Failure) {
+    mutating func skipValue(depth: Int) throws(Failure) {
         guard depth <= 64 else { throw .syntax }
         switch current {
         case UInt8(ascii: "\""): _ = try string()
@@ -200,19 +205,19 @@ struct PointObjectScanner {
         }
     }
 
-    private mutating func literal(_ word: String) throws(Failure) {
+    mutating func literal(_ word: String) throws(Failure) {
         for b in word.utf8 {
             guard current == b else { throw .syntax }
             i += 1
         }
     }
 
-    private mutating func expect(_ b: UInt8) throws(Failure) {
+    mutating func expect(_ b: UInt8) throws(Failure) {
         guard current == b else { throw .syntax }
         i += 1
     }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D) {
             i += 1
         }

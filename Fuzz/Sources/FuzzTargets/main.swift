@@ -54,7 +54,11 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
                 (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil,
                 "the strict check accepted what Foundation cannot read")
         }
-        _ = try? JSONDecoder().decode(RouteJSONBody.self, from: Data(bytes))
+        let decoded = try? JSONDecoder().decode(RouteJSONBody.self, from: Data(bytes))
+        // The server's scanner, where it reads a body at all, reads what the decoder reads.
+        if let scanned = RouteJSONBody.scanned(bytes) {
+            precondition(scanned == decoded, "the scanner and the decoder read a body differently")
+        }
     },
     "ndjson": { splitInvariance($0, .ndjson) },
     "text": { splitInvariance($0, .text) },

@@ -74,7 +74,10 @@ extension Request {
                 name: query["name"] ?? tcx.defaultName, activity: query["activity"] ?? tcx.activity.rawValue,
                 recording: nil, points: TrackPoint.sortedByTime(tcx.points), annotations: [])
         case .json, .ndjson, .text:
-            let body = try JSONDecoder.api.decodeBody(RouteJSONBody.self, from: data)
+            // The scanner reads the plain shape of a body fast; the decoder reads the rest, errors included.
+            let bytes = [UInt8](buffer.readableBytesView)
+            try StrictJSON.validate(bytes)
+            let body = try RouteJSONBody.scanned(bytes) ?? JSONDecoder.api.decodeBody(RouteJSONBody.self, from: data)
             return RouteDocumentBody(
                 name: body.name, activity: body.activity ?? query["activity"], recording: body.recording,
                 points: body.sortedPoints, annotations: body.annotations?.annotations ?? [])
