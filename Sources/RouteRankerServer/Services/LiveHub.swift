@@ -5,52 +5,108 @@ import ServiceLifecycle
 import Synchronization
 
 /// The live hub: the process's one change stream (`RouteChangeFeed`), fanned out to the followers
-/// connected to this process, by route. Run it as a lifecycle service: it starts the feed, and on
-/// graceful shutdown tells every follower to end its stream, then stops the feed.
+/// connected to this process, by route. Run it as a lifecycle service; on graceful shutdown it tells
+/// every follower to end its stream, then stops the feed.
+///
+/// The feed is open only while someone here follows a route (and for `linger` after the last one
+/// leaves, so that a reload does not reopen it). A database-wide stream makes the database read
+/// every write of every collection, points included: on SecantusDB that was about a third of its
+/// CPU per bulk append, paid even with nobody watching. Opening it is safe at any moment: a stream
+/// opened afresh announces `.resynchronize` once the server has accepted it, and every follower
+/// then reads its route again, so nothing committed between a follower's first read and the
+/// stream's start is missed.
 ///
 /// Fan-out runs on the feed's thread and only posts to mailboxes (a lock and a merge each), so one
 /// slow follower never delays the others or the feed.
 final class LiveHub: Service, Sendable {
-    private let followers: LiveFollowers
-    private let feed: RouteChangeFeed
-    private let logger: Logger
-
-    init(database: MongoDatabase, logger: Logger) {
-        let followers = LiveFollowers()
-        self.followers = followers
-        self.logger = logger
-        feed = RouteChangeFeed(database: database, logger: logger, isFollowed: followers.isFollowed) {
-            followers.deliver($0)
-        }
+    private struct FeedState {
+        /// Set by `run()`: only a running service opens a feed (and stops it at shutdown).
+        var running = false
+        var shutDown = false
+        var feed: RouteChangeFeed?
+        /// Bumped by every subscription, so that a stop scheduled before it does nothing.
+        var generation = 0
     }
 
-    /// Registers a follower of `route`; pair with `unsubscribe`.
+    private let followers: LiveFollowers
+    private let database: MongoDatabase
+    private let logger: Logger
+    private let linger: Duration
+    private let feedState = Mutex(FeedState())
+
+    init(database: MongoDatabase, logger: Logger, linger: Duration = .seconds(30)) {
+        self.followers = LiveFollowers()
+        self.database = database
+        self.logger = logger
+        self.linger = linger
+    }
+
+    /// Registers a follower of `route`, opening the feed if it is closed; pair with `unsubscribe`.
     func subscribe(route: String, owner: String, link: String?, viewer: String?) -> LiveMailbox {
         let mailbox = LiveMailbox(route: route, owner: owner, link: link, viewer: viewer)
         followers.add(mailbox)
+        feedState.withLock { state in
+            state.generation += 1
+            guard state.running, !state.shutDown, state.feed == nil else { return }
+            let followers = self.followers
+            let feed = RouteChangeFeed(database: database, logger: logger, isFollowed: followers.isFollowed) {
+                followers.deliver($0)
+            }
+            feed.start()  // starts a thread; the stream opens there
+            state.feed = feed
+        }
         return mailbox
     }
 
+    /// Removes a follower; after the last one, the feed closes `linger` later unless someone follows again.
     func unsubscribe(_ mailbox: LiveMailbox) {
         followers.remove(mailbox)
+        guard followers.count == 0 else { return }
+        let generation = feedState.withLock { $0.generation }
+        let linger = self.linger
+        Task { [self] in
+            try? await Task.sleep(for: linger)
+            closeFeedIfIdle(since: generation)
+        }
     }
 
     /// How many followers this process serves (for metrics and tests).
     var followerCount: Int { followers.count }
 
+    /// Whether the change stream is open (for tests).
+    var isWatching: Bool { feedState.withLock { $0.feed != nil } }
+
     func run() async throws {
-        feed.start()
+        feedState.withLock { $0.running = true }
         try? await gracefulShutdown()
         followers.shutDown()
-        // `stop()` blocks for up to one `getMore` wait: on a thread of its own, not the executor's.
-        let feed = self.feed
+        let feed = feedState.withLock { state in
+            state.shutDown = true
+            defer { state.feed = nil }
+            return state.feed
+        }
+        if let feed { await Self.stop(feed) }
+        logger.debug("live hub stopped")
+    }
+
+    private func closeFeedIfIdle(since generation: Int) {
+        let feed = feedState.withLock { state -> RouteChangeFeed? in
+            guard state.generation == generation, followers.count == 0 else { return nil }
+            defer { state.feed = nil }
+            return state.feed
+        }
+        guard let feed else { return }
+        Task { await Self.stop(feed) }
+    }
+
+    /// `stop()` blocks for up to one `getMore` wait: on a thread of its own, not the executor's.
+    private static func stop(_ feed: RouteChangeFeed) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread {
                 feed.stop()
                 continuation.resume()
             }.start()
         }
-        logger.debug("live hub stopped")
     }
 }
 

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import Mongo
+import RouteRankerCore
+import TestSupport
+import Testing
+
+@testable import RouteRankerServer
+
+/// The hub's change stream is open only while someone follows: it opens on the first follower,
+/// tells that follower to read its route again once the stream is accepted, delivers commits, and
+/// closes `linger` after the last follower leaves unless someone follows again meanwhile.
+@Suite struct LiveHubTests {
+    @Test func theStreamIsOpenOnlyWhileSomeoneFollows() async throws {
+        let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: Logger(label: "test"), defaultPoolSize: 2)
+        defer { mongo.shutdown() }
+        let database = MongoDatabase(client: mongo, name: TestEnvironment.uniqueDatabaseName("hub"))
+        var logger = Logger(label: "routeranker-test")
+        logger.logLevel = .warning
+        let hub = LiveHub(database: database, logger: logger, linger: .milliseconds(300))
+        let service = Task { try await hub.run() }
+        defer { service.cancel() }
+
+        // Not following anything: no stream, even while running.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!hub.isWatching)
+
+        let route = RouteRecord(
+            id: "6740bbbbbbbbbbbbbbbbbbbb", owner: "ada", name: "Loop", activity: .run, state: .recording,
+            createdAt: Date(), annotations: [], accumulator: StatsAccumulator(activity: .run), version: 1)
+        let routes = RouteRepository(database: database)
+        try await routes.commit(route, over: 0)
+        let mailbox = hub.subscribe(route: route.id, owner: "ada", link: nil, viewer: nil)
+        #expect(hub.isWatching)
+        // Once the stream is accepted, the follower is told to read again (it may have missed commits).
+        #expect(await mailbox.take(timeout: .seconds(5)).recheck)
+        // A commit reaches the follower through the stream.
+        var next = route
+        next.version += 1
+        try await routes.commit(next, over: route.version, stored: route)
+        #expect(await mailbox.take(timeout: .seconds(5)).latest?.version == next.version)
+
+        // The last follower leaves: still open within the linger, and a new follower keeps it open.
+        hub.unsubscribe(mailbox)
+        #expect(hub.isWatching)
+        let again = hub.subscribe(route: route.id, owner: "ada", link: nil, viewer: nil)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(hub.isWatching)
+        hub.unsubscribe(again)
+        try await Task.sleep(for: .milliseconds(900))
+        #expect(!hub.isWatching)
+
+        // Following again opens a new stream, which delivers as the first did.
+        let third = hub.subscribe(route: route.id, owner: "ada", link: nil, viewer: nil)
+        #expect(hub.isWatching)
+        #expect(await third.take(timeout: .seconds(5)).recheck)
+        var last = next
+        last.version += 1
+        try await routes.commit(last, over: next.version, stored: next)
+        #expect(await third.take(timeout: .seconds(5)).latest?.version == last.version)
+        hub.unsubscribe(third)
+    }
+}
