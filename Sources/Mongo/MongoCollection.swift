@@ -119,6 +119,18 @@ public struct MongoCollection: Sendable {
         try await run { _ = try $0.writeCommand(command) }
     }
 
+    /// Drops the index `name`; an index or collection that does not exist is not an error.
+    public func dropIndex(named indexName: String) async throws {
+        let command: BSONDocument = ["dropIndexes": .string(name), "index": .string(indexName)]
+        do {
+            try await run { _ = try $0.writeCommand(command) }
+        } catch MongoError.notFound {
+            return
+        } catch MongoError.other(let code, _, _) where code == 27 {
+            return  // IndexNotFound
+        }
+    }
+
     /// Drops the collection and its indexes; dropping a collection that does not exist is not an error.
     public func drop() async throws {
         let command: BSONDocument = ["drop": .string(name)]

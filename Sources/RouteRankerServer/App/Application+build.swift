@@ -44,6 +44,8 @@ public func buildApplication(
     app.beforeServerStarts {
         try await Indexes.create(in: database, logger: logger)
         try await ShareRepository(database: database, clock: configuration.clock).addMissingReaders()
+        let routes = RouteRepository(database: database)
+        try await routes.starts.moveStartsOutOfRoutes(routes.collection, now: configuration.clock.now)
     }
     return app
 }

@@ -6,6 +6,7 @@ enum Indexes {
     static let all: [(collection: String, indexes: [MongoIndex])] = [
         ("users", UserRepository.indexes),
         ("routes", RouteRepository.indexes),
+        ("route_starts", RouteStartRepository.indexes),
         ("points", PointBuckets.indexes),
         ("shares", ShareRepository.indexes),
         ("links", LinkRepository.indexes),

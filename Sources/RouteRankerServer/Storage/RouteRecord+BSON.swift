@@ -7,9 +7,9 @@ import RouteRankerCore
 /// The statistics' running state is kept field by field in `stats_state` (see
 /// `StatsAccumulator+BSON.swift`): BSON doubles read back to the same bits, so the state survives
 /// storage exactly, which the "any split into batches gives the same stats" invariant needs. The
-/// figures that lists sort and groups aggregate on are copied into `metrics`, the visible start
-/// into `start` (GeoJSON, for the `2dsphere` index), and the committed point count into
-/// `point_count`, so that queries never decode the state. `buckets` and `tail` are the
+/// figures that lists sort and groups aggregate on are copied into `metrics`, and the committed
+/// point count into `point_count`, so that queries never decode the state. The start is in
+/// `RouteStartRepository`, out of the document every append rewrites. `buckets` and `tail` are the
 /// `PointLayout`: which full buckets are committed, and the points after them. `readers` (the
 /// users it is shared with) is read here but written only by `ShareRepository`.
 extension RouteRecord {
@@ -38,9 +38,6 @@ extension RouteRecord {
                 "buckets": .array(layout.buckets.map { .string($0) }),
                 "tail": layout.tailValue,
             ]
-            if let start = stats.start {
-                document["start"] = ["type": "Point", "coordinates": [.double(start.lon), .double(start.lat)]]
-            }
             return document
         }
     }

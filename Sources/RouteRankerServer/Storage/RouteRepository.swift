@@ -6,15 +6,15 @@ import RouteRankerCore
 /// buckets are in `PointBuckets`.
 struct RouteRepository: Sendable {
     let collection: MongoCollection
+    /// Where the routes start (for `startingNear`), written by `commit`.
+    let starts: RouteStartRepository
 
     init(database: MongoDatabase) {
         collection = database.collection("routes")
+        starts = RouteStartRepository(database: database)
     }
 
-    static let indexes = [
-        MongoIndex(keys: ["owner": 1, "started_at": 1], name: "owner_started_at"),
-        MongoIndex(keys: ["start": "2dsphere"], name: "start_2dsphere"),
-    ]
+    static let indexes = [MongoIndex(keys: ["owner": 1, "started_at": 1], name: "owner_started_at")]
 
     /// The route `id`, whoever owns it. Callers decide visibility (see `Visibility`).
     func find(id: String) async throws -> RouteRecord? {
@@ -83,6 +83,10 @@ struct RouteRepository: Sendable {
     /// make stale.
     func commit(_ route: RouteRecord, over base: Int, stored: RouteRecord? = nil) async throws {
         var document = try route.document
+        // The start first, like the points: invisible until the route document names it.
+        if let first = route.accumulator.first, stored?.accumulator.first?.coordinate != first.coordinate {
+            try await starts.record(route: route.id, owner: route.owner, start: first.coordinate)
+        }
         if base == 0 {
             if !route.readers.isEmpty { document["readers"] = .array(route.readers.map { .string($0) }) }
             try await collection.insertOne(document)
@@ -103,9 +107,11 @@ struct RouteRepository: Sendable {
         guard result.matchedCount == 1 else { throw VersionConflict() }
     }
 
-    /// Removes the route document; its points, shares and memberships are removed by the caller.
+    /// Removes the route document, then its start; its points, shares and memberships are removed
+    /// by the caller.
     func delete(id: String) async throws {
         _ = try await collection.deleteOne(["_id": .string(id)])
+        try await starts.delete(route: id)
     }
 
     /// How many routes `owner` has.
@@ -129,17 +135,15 @@ struct RouteRepository: Sendable {
         return found
     }
 
-    /// `owner`'s routes whose stored start may lie within `radiusM` of `centre`: candidates from
-    /// the `2dsphere` index, which measures on a sphere, so the radius is padded (1 % and 10 m);
-    /// callers decide with exact WGS84 geodesic distances.
+    /// `owner`'s routes whose start may lie within `radiusM` of `centre`, by id: candidates from
+    /// `RouteStartRepository`, confirmed by the route documents (committed, with a start, `owner`'s);
+    /// callers decide with exact WGS84 geodesic distances from `stats.start`.
     func startingNear(_ centre: Coordinate, radiusM: Double, owner: String) async throws -> [RouteRecord] {
-        let meanEarthRadiusM = 6_371_008.8
-        let padded = min((radiusM * 1.01 + 10) / meanEarthRadiusM, Double.pi)
-        let filter: BSONDocument = [
-            "owner": .string(owner),
-            "start": ["$geoWithin": ["$centerSphere": [[.double(centre.lon), .double(centre.lat)], .double(padded)]]],
-        ]
-        return try await collection.find(filter, sort: ["_id": 1], limit: 0).map(RouteRecord.init(document:))
+        let candidates = try await starts.routes(near: centre, radiusM: radiusM, owner: owner)
+        guard !candidates.isEmpty else { return [] }
+        return try await find(ids: candidates).values
+            .filter { $0.owner == owner && $0.accumulator.first != nil }
+            .sorted { $0.id < $1.id }
     }
 
     /// The cached visible extent stored under `key`, if it is current.
