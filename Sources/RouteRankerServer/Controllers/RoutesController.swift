@@ -114,8 +114,11 @@ struct RoutesController: Sendable {
 
     /// `POST /v1/routes/{id}/points`: appends JSON, NDJSON or text points to a recording route.
     func append(_ request: Request, _ context: AppRequestContext) async throws -> AppendResult {
-        let user = try await auth.user(request)
-        return try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
+        let id = try context.parameters.require("id")
+        let token = try auth.token(request)
+        // The token is checked with the route read, under the route's lock (see `withOwnedRoute`).
+        return try await locks.withLock(id) {
+            let route = try await visibility.owned(id, token: token, auth: auth)
             let format = try UploadFormat.of(request, allowed: [.json, .ndjson, .text])  // FIT, GPX, TCX: create only
             guard route.state == .recording else {
                 throw APIError.conflict("the route is finished; it takes no more points")

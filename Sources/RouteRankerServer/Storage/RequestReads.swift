@@ -49,7 +49,10 @@ struct RequestReads: Sendable {
                 found.route = try Self.route(id, job)
                 let owner = found.route?.owner
                 let ids = [caller] + (owner.map { $0 == caller ? [] : [$0] } ?? [])
-                for document in try users.find(["_id": ["$in": .array(ids.map { .string($0) })]]) {
+                // One id (the owner's own route): an equality, which every database answers from the index.
+                let filter: BSONDocument =
+                    ids.count == 1 ? ["_id": .string(caller)] : ["_id": ["$in": .array(ids.map { .string($0) })]]
+                for document in try users.find(filter) {
                     guard let userID = document.string("_id") else { continue }
                     if userID == caller { found.user = UserRepository.record(document) }
                     if userID == owner, userID != caller { found.ownerPrivacy = Self.privacy(document) }
