@@ -7,11 +7,13 @@ extension RouteJSONBody {
     /// The plain shape: one object whose `name` and `activity` are strings without escapes or
     /// `null`, `recording` a boolean or `null`, `points` an array of valid point objects or `null`,
     /// `annotations` `null` or absent, each at most once; other members are skipped. Anything else —
-    /// an invalid point included — is left to the decoder, so that every error reads as before.
+    /// an invalid point or a number beyond a double's range included — is left to the decoder, so
+    /// that every error reads as before.
     /// Call it only on bytes `StrictJSON.validate` accepted (the fuzz target `json-body` checks
     /// that it agrees with the decoder wherever it gives a value).
     public static func scanned(_ bytes: [UInt8]) -> RouteJSONBody? {
         var scanner = PointObjectScanner(bytes: bytes)
+        scanner.refusesOutOfRange = true  // `JSONDecoder` refuses them
         do {
             return try scanner.routeBody()
         } catch {

@@ -53,6 +53,7 @@ import Testing
         #"{"points":[{"lat":1,"lon":0}]}"#,
         #"{"points":[{"lat":"1","lon":0,"t":0}]}"#,
         #"{"points":[{"lat":1e999,"lon":0,"t":0}]}"#,
+        #"{"points":[{"lat":1e-400,"lon":0,"t":0}]}"#,
         #"[]"#,
         #"{} {}"#,
     ])

@@ -3,11 +3,16 @@
 /// of a route): one binary field costs the database far less to encode than thousands of array
 /// elements (measured: SecantusDB spent most of a `similar` query on them).
 enum PackedDoubles {
+    /// Every commit of a route writes its open tail (up to 999 points, five lists), so this stores
+    /// whole words rather than appending byte by byte (2.5 % of a live append in the profile).
     static func bytes(_ values: some Collection<Double>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(values.count * 8)
-        for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
-        return out
+        [UInt8](unsafeUninitializedCapacity: values.count * 8) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            for (index, value) in values.enumerated() {
+                raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: index * 8, as: UInt64.self)
+            }
+            initialized = values.count * 8
+        }
     }
 
     /// The doubles in `bytes`, or `nil` when its length is not a multiple of 8. Every read of a

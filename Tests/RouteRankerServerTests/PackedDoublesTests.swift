@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+
+@testable import RouteRankerServer
+
+/// Packed doubles are 8 little-endian bytes each and read back bit for bit.
+@Suite struct PackedDoublesTests {
+    @Test func bytesAreLittleEndianIEEE754() {
+        #expect(PackedDoubles.bytes([1.0, -2.0]) == [0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0xC0])
+        #expect(PackedDoubles.bytes([Double]()).isEmpty)
+    }
+
+    @Test func everyBitPatternReadsBack() throws {
+        let values: [Double] = [
+            0, -0.0, .leastNonzeroMagnitude, -.leastNormalMagnitude, .greatestFiniteMagnitude, .infinity,
+            -.infinity, Double(bitPattern: 0x7FF8_0000_0000_0001), .nan, 52.520_008_1, 1_763_800_000.123,
+        ]
+        let back = try #require(PackedDoubles.doubles(PackedDoubles.bytes(values)))
+        #expect(back.map(\.bitPattern) == values.map(\.bitPattern))
+        #expect(PackedDoubles.doubles([1, 2, 3]) == nil)
+    }
+}
