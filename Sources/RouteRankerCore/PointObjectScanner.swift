@@ -42,43 +42,55 @@ struct PointObjectScanner {
     mutating func pointObject() throws(Failure) -> RawPoint {
         var raw = RawPoint()
         var seen: UInt8 = 0  // one bit per point member
-        try expect(UInt8(ascii: "{"))
-        skipSpace()
-        if current == UInt8(ascii: "}") {
-            i += 1
-        } else {
-            while true {
-                skipSpace()
-                let member = try memberIndex()
-                skipSpace()
-                try expect(UInt8(ascii: ":"))
-                skipSpace()
-                if let member {
-                    let value = try numberOrNull(Self.members[member])
-                    let bit: UInt8 = 1 << member
-                    if seen & bit == 0 {
-                        seen |= bit
-                        switch member {
-                        case 0: raw.lat = value
-                        case 1: raw.lon = value
-                        case 2: raw.t = value
-                        case 3: raw.ele = value
-                        default: raw.acc = value
-                        }
-                    }
-                } else {
-                    try skipValue(depth: 1)
-                }
-                skipSpace()
-                if current == UInt8(ascii: ",") {
-                    i += 1
-                    continue
-                }
-                try expect(UInt8(ascii: "}"))
-                break
+        try object(syntax: Failure.syntax) { (s: inout PointObjectScanner) throws(Failure) in
+            let member = try s.memberIndex()
+            try s.colon()
+            guard let member else { return try s.skipValue(depth: 1) }
+            let value = try s.numberOrNull(Self.members[member])
+            let bit: UInt8 = 1 << member
+            guard seen & bit == 0 else { return }
+            seen |= bit
+            switch member {
+            case 0: raw.lat = value
+            case 1: raw.lon = value
+            case 2: raw.t = value
+            case 3: raw.ele = value
+            default: raw.acc = value
             }
         }
         return raw
+    }
+
+    /// Reads the object starting at the current byte, stopping right after its `}`: `member` is
+    /// called at each member's key and must read the key, `colon()` and the value. Malformed
+    /// punctuation throws `syntax`.
+    mutating func object<E: Error>(syntax: E, _ member: (inout PointObjectScanner) throws(E) -> Void) throws(E) {
+        guard current == UInt8(ascii: "{") else { throw syntax }
+        i += 1
+        skipSpace()
+        if current == UInt8(ascii: "}") {
+            i += 1
+            return
+        }
+        while true {
+            skipSpace()
+            try member(&self)
+            skipSpace()
+            if current == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            guard current == UInt8(ascii: "}") else { throw syntax }
+            i += 1
+            return
+        }
+    }
+
+    /// The `:` between a key and its value, with the spaces around it.
+    mutating func colon() throws(Failure) {
+        skipSpace()
+        try expect(UInt8(ascii: ":"))
+        skipSpace()
     }
 
     private mutating func numberOrNull(_ key: String) throws(Failure) -> Double? {

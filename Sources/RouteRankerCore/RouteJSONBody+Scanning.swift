@@ -30,42 +30,23 @@ extension PointObjectScanner {
         var body = RouteJSONBody()
         var seen = Set<String>()
         skipSpace()
-        try expect(UInt8(ascii: "{"))
-        skipSpace()
-        if current == UInt8(ascii: "}") {
-            i += 1
-        } else {
-            while true {
-                skipSpace()
-                let key = try string()
-                skipSpace()
-                try expect(UInt8(ascii: ":"))
-                skipSpace()
+        try object(syntax: NotPlain() as any Error) { (s: inout PointObjectScanner) throws in
+            let key = try s.string()
+            try s.colon()
+            switch key {
+            case "name", "activity", "recording", "points", "annotations":
+                // Which of two values the decoder keeps is its business.
+                guard seen.insert(key).inserted else { throw NotPlain() }
+                guard s.current != UInt8(ascii: "n") else { return try s.literal("null") }
                 switch key {
-                case "name", "activity", "recording", "points", "annotations":
-                    // Which of two values the decoder keeps is its business.
-                    guard seen.insert(key).inserted else { throw NotPlain() }
-                    if current == UInt8(ascii: "n") {
-                        try literal("null")
-                    } else {
-                        switch key {
-                        case "name": body.name = try plainString()
-                        case "activity": body.activity = try plainString()
-                        case "recording": body.recording = try boolean()
-                        case "points": body.points = ValidatedPoints(points: try points())
-                        default: throw NotPlain()
-                        }
-                    }
-                default:
-                    try skipValue(depth: 1)
+                case "name": body.name = try s.plainString()
+                case "activity": body.activity = try s.plainString()
+                case "recording": body.recording = try s.boolean()
+                case "points": body.points = ValidatedPoints(points: try s.points())
+                default: throw NotPlain()
                 }
-                skipSpace()
-                if current == UInt8(ascii: ",") {
-                    i += 1
-                    continue
-                }
-                try expect(UInt8(ascii: "}"))
-                break
+            default:
+                try s.skipValue(depth: 1)
             }
         }
         skipSpace()

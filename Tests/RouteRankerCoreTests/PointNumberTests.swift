@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func randomNumbersReadAsStrtodReadsThem() throws {
-        var rng = SplitMix(seed: 20_261_125)
+        var rng = SeededGenerator(seed: 20_261_125)
         for _ in 0..<50_000 {
             var text = rng.next() % 2 == 0 ? "-" : ""
             let integerDigits = Int(rng.next() % 12)
@@ -41,18 +41,5 @@ import Testing
             let value = try #require(try scanned(text))
             #expect(value.bitPattern == Double(text)!.bitPattern, "\(text)")
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failure names a reproducible input.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -30,15 +30,21 @@ import Testing
             createdAt: Date(), annotations: [], accumulator: StatsAccumulator(activity: .run), version: 1)
         let routes = RouteRepository(database: database)
         try await routes.commit(route, over: 0)
-        let mailbox = hub.subscribe(route: route.id, owner: "ada", link: nil, viewer: nil)
-        #expect(hub.isWatching)
-        // Once the stream is accepted, the follower is told to read again (it may have missed commits).
-        #expect(await mailbox.take(timeout: .seconds(5)).recheck)
-        // A commit reaches the follower through the stream.
-        var next = route
-        next.version += 1
-        try await routes.commit(next, over: route.version, stored: route)
-        #expect(await mailbox.take(timeout: .seconds(5)).latest?.version == next.version)
+        /// A new follower opens the stream, is told to read again once the stream is accepted (it
+        /// may have missed commits), then gets the next commit through it.
+        var stored = route
+        func followAndCommit() async throws -> LiveMailbox {
+            let mailbox = hub.subscribe(route: route.id, owner: "ada", link: nil, viewer: nil)
+            #expect(hub.isWatching)
+            #expect(await mailbox.take(timeout: .seconds(5)).recheck)
+            var next = stored
+            next.version += 1
+            try await routes.commit(next, over: stored.version, stored: stored)
+            stored = next
+            #expect(await mailbox.take(timeout: .seconds(5)).latest?.version == next.version)
+            return mailbox
+        }
+        let mailbox = try await followAndCommit()
 
         // The last follower leaves: still open within the linger, and a new follower keeps it open.
         hub.unsubscribe(mailbox)
@@ -51,13 +57,6 @@ import Testing
         #expect(!hub.isWatching)
 
         // Following again opens a new stream, which delivers as the first did.
-        let third = hub.subscribe(route: route.id, owner: "ada", link: nil, viewer: nil)
-        #expect(hub.isWatching)
-        #expect(await third.take(timeout: .seconds(5)).recheck)
-        var last = next
-        last.version += 1
-        try await routes.commit(last, over: next.version, stored: next)
-        #expect(await third.take(timeout: .seconds(5)).latest?.version == last.version)
-        hub.unsubscribe(third)
+        hub.unsubscribe(try await followAndCommit())
     }
 }
