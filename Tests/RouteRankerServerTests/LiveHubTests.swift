@@ -59,4 +59,19 @@ import Testing
         // Following again opens a new stream, which delivers as the first did.
         hub.unsubscribe(try await followAndCommit())
     }
+
+    /// A follower who arrived before the service ran gets the stream when it starts.
+    @Test func aFollowerFromBeforeTheStartGetsTheStream() async throws {
+        let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: Logger(label: "test"), defaultPoolSize: 2)
+        defer { mongo.shutdown() }
+        let database = MongoDatabase(client: mongo, name: TestEnvironment.uniqueDatabaseName("hub"))
+        let hub = LiveHub(database: database, logger: Logger(label: "routeranker-test"))
+        let mailbox = hub.subscribe(route: "6740cccccccccccccccccccc", owner: "ada", link: nil, viewer: nil)
+        #expect(!hub.isWatching)
+        let service = Task { try await hub.run() }
+        defer { service.cancel() }
+        #expect(await mailbox.take(timeout: .seconds(5)).recheck)
+        #expect(hub.isWatching)
+        hub.unsubscribe(mailbox)
+    }
 }

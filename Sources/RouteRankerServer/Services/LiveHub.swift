@@ -47,15 +47,20 @@ final class LiveHub: Service, Sendable {
         followers.add(mailbox)
         feedState.withLock { state in
             state.generation += 1
-            guard state.running, !state.shutDown, state.feed == nil else { return }
-            let followers = self.followers
-            let feed = RouteChangeFeed(database: database, logger: logger, isFollowed: followers.isFollowed) {
-                followers.deliver($0)
-            }
-            feed.start()  // starts a thread; the stream opens there
-            state.feed = feed
+            openFeed(&state)
         }
         return mailbox
+    }
+
+    /// Opens the feed if the service runs and it is closed.
+    private func openFeed(_ state: inout FeedState) {
+        guard state.running, !state.shutDown, state.feed == nil else { return }
+        let followers = self.followers
+        let feed = RouteChangeFeed(database: database, logger: logger, isFollowed: followers.isFollowed) {
+            followers.deliver($0)
+        }
+        feed.start()  // starts a thread; the stream opens there
+        state.feed = feed
     }
 
     /// Removes a follower; after the last one, the feed closes `linger` later unless someone follows again.
@@ -77,7 +82,11 @@ final class LiveHub: Service, Sendable {
     var isWatching: Bool { feedState.withLock { $0.feed != nil } }
 
     func run() async throws {
-        feedState.withLock { $0.running = true }
+        feedState.withLock { state in
+            state.running = true
+            // Someone may have followed before the service started.
+            if followers.count > 0 { openFeed(&state) }
+        }
         try? await gracefulShutdown()
         followers.shutDown()
         let feed = feedState.withLock { state in
