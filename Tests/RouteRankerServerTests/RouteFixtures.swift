@@ -188,7 +188,7 @@ extension TestClientProtocol {
 /// Like `withApp`, plus a handle on the application's own database for checks no endpoint offers
 /// (the buckets of a route).
 func withAppAndDatabase(
-    _ body: @Sendable (any TestClientProtocol, MongoDatabase) async throws -> Void
+    _ mode: TestingSetup = .router, _ body: @Sendable (any TestClientProtocol, MongoDatabase) async throws -> Void
 ) async throws {
     var logger = Logger(label: "routeranker-test")
     logger.logLevel = .warning
@@ -199,5 +199,5 @@ func withAppAndDatabase(
     let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: logger, defaultPoolSize: 2)
     defer { mongo.shutdown() }
     let database = MongoDatabase(client: mongo, name: name)
-    try await app.test(.router) { client in try await body(client, database) }
+    try await app.test(mode) { client in try await body(client, database) }
 }

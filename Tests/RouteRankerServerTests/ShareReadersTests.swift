@@ -177,16 +177,7 @@ import Testing
     }
 
     @Test func aFollowerWhoseReaderIsRemovedFromTheRouteGetsGone() async throws {
-        let name = TestEnvironment.uniqueDatabaseName("server")
-        let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: Logger(label: "test"), defaultPoolSize: 2)
-        defer { mongo.shutdown() }
-        let database = MongoDatabase(client: mongo, name: name)
-        var logger = Logger(label: "routeranker-test")
-        logger.logLevel = .warning
-        let app = try buildApplication(
-            AppConfiguration(mongoDBURI: TestEnvironment.mongoURI, database: name, clock: .distinctMilliseconds()),
-            logger: logger)
-        try await app.test(.live) { client in
+        try await withAppAndDatabase(.live) { client, database in
             let port = try #require(client.port)
             let ada = try await client.register("ada", friends: ["bob"])
             let bob = try await client.register("bob")
