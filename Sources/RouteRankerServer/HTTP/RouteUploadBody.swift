@@ -54,22 +54,23 @@ extension Request {
         let buffer = try await collectBody()
         bodyHash?.update(buffer)
         guard buffer.readableBytes > 0 else { throw APIError.invalid("the body is empty") }
-        let data = Data(buffer.readableBytesView)
+        // Copied once, in the form its reader takes.
+        func data() -> Data { Data(buffer.readableBytesView) }
         let query = self.query
         switch format {
         case .gpx:
-            let gpx = try GPXReader.read(data)
+            let gpx = try GPXReader.read(data())
             return RouteDocumentBody(
                 name: gpx.name ?? query["name"], activity: query["activity"], recording: nil,
                 points: TrackPoint.sortedByTime(gpx.points), annotations: gpx.annotations)
         case .fit:
             let partial = try RouteRules.flag(query["partial"], field: "partial") ?? false
-            let fit = try FITReader.read(data, partial: partial)
+            let fit = try FITReader.read(data(), partial: partial)
             return RouteDocumentBody(
                 name: query["name"] ?? fit.defaultName, activity: query["activity"] ?? fit.activity.rawValue,
                 recording: nil, points: TrackPoint.sortedByTime(fit.points), annotations: [])
         case .tcx:
-            let tcx = try TCXReader.read(data)
+            let tcx = try TCXReader.read(data())
             return RouteDocumentBody(
                 name: query["name"] ?? tcx.defaultName, activity: query["activity"] ?? tcx.activity.rawValue,
                 recording: nil, points: TrackPoint.sortedByTime(tcx.points), annotations: [])
@@ -77,7 +78,8 @@ extension Request {
             // The scanner reads the plain shape of a body fast; the decoder reads the rest, errors included.
             let bytes = [UInt8](buffer.readableBytesView)
             try StrictJSON.validate(bytes)
-            let body = try RouteJSONBody.scanned(bytes) ?? JSONDecoder.api.decodeBody(RouteJSONBody.self, from: data)
+            let body =
+                try RouteJSONBody.scanned(bytes) ?? JSONDecoder.api.decodeBody(RouteJSONBody.self, from: Data(bytes))
             return RouteDocumentBody(
                 name: body.name, activity: body.activity ?? query["activity"], recording: body.recording,
                 points: body.sortedPoints, annotations: body.annotations?.annotations ?? [])
