@@ -37,9 +37,19 @@ public struct GPXWriter: Sendable {
     public func chunk(_ points: some Sequence<TrackPoint>) -> String {
         var out = ""
         for p in points {
-            out += "<trkpt lat=\"\(DecimalNumbers.format(p.lat))\" lon=\"\(DecimalNumbers.format(p.lon))\">"
-            if let ele = p.ele { out += "<ele>\(DecimalNumbers.format(ele))</ele>" }
-            out += "<time>\(RFC3339.format(p.t))</time></trkpt>\n"
+            out += "<trkpt lat=\""
+            DecimalNumbers.append(p.lat, to: &out)
+            out += "\" lon=\""
+            DecimalNumbers.append(p.lon, to: &out)
+            out += "\">"
+            if let ele = p.ele {
+                out += "<ele>"
+                DecimalNumbers.append(ele, to: &out)
+                out += "</ele>"
+            }
+            out += "<time>"
+            RFC3339.append(p.t, to: &out)
+            out += "</time></trkpt>\n"
         }
         return out
     }

@@ -25,8 +25,14 @@ public struct GeoJSONWriter: Sendable {
         for p in points {
             if !times.isEmpty { out += "," }
             times.append(p.t)
-            out += "[\(DecimalNumbers.format(p.lon)),\(DecimalNumbers.format(p.lat))"
-            if let ele = p.ele { out += ",\(DecimalNumbers.format(ele))" }
+            out += "["
+            DecimalNumbers.append(p.lon, to: &out)
+            out += ","
+            DecimalNumbers.append(p.lat, to: &out)
+            if let ele = p.ele {
+                out += ","
+                DecimalNumbers.append(ele, to: &out)
+            }
             out += "]"
         }
         return out
@@ -39,7 +45,9 @@ public struct GeoJSONWriter: Sendable {
         out += "\"coordTimes\":["
         for (i, t) in times.enumerated() {
             if i > 0 { out += "," }
-            out += "\"\(RFC3339.format(t))\""
+            out += "\""
+            RFC3339.append(t, to: &out)
+            out += "\""
         }
         return out + "]}}\n"
     }
@@ -54,8 +62,13 @@ public enum CSVPointWriter {
     public static func rows(_ points: some Sequence<TrackPoint>) -> String {
         var out = ""
         for p in points {
-            out += "\(DecimalNumbers.format(p.lat)),\(DecimalNumbers.format(p.lon)),\(DecimalNumbers.format(p.t)),"
-            if let ele = p.ele { out += DecimalNumbers.format(ele) }
+            DecimalNumbers.append(p.lat, to: &out)
+            out += ","
+            DecimalNumbers.append(p.lon, to: &out)
+            out += ","
+            DecimalNumbers.append(p.t, to: &out)
+            out += ","
+            if let ele = p.ele { DecimalNumbers.append(ele, to: &out) }
             out += "\n"
         }
         return out

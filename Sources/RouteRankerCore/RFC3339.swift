@@ -4,6 +4,92 @@ public enum RFC3339 {
     /// `2026-11-21T23:31:59.123Z`: at least milliseconds, and every further digit of `t`'s
     /// shortest representation, so reading the text back gives the same `Double`.
     public static func format(_ t: Double) -> String {
+        var out = ""
+        append(t, to: &out)
+        return out
+    }
+
+    /// Appends ``format(_:)`` of `t` to `out` (the hot path of every GPX and GeoJSON download).
+    public static func append(_ t: Double, to out: inout String) {
+        // Years 1970–9999 with a positional shortest text (no exponent): the date from integer
+        // arithmetic, the fraction's digits copied from Swift's shortest round-trip `description`.
+        if t.sign == .plus, t < lastSecond {
+            var text = t.description
+            let written = text.withUTF8 { digits -> Bool in
+                guard let point = digits.firstIndex(of: UInt8(ascii: ".")),
+                    !digits.contains(UInt8(ascii: "e"))
+                else { return false }
+                var seconds: Int64 = 0
+                for digit in digits[..<point] { seconds = seconds * 10 + Int64(digit &- 48) }
+                // `description` writes whole seconds as `n.0`, which pads to `.000` like any fraction.
+                appendDateTime(seconds, fraction: digits[(point + 1)...], to: &out)
+                return true
+            }
+            if written { return }
+        }
+        out += general(t)
+    }
+
+    /// `2026-11-21T23:31:59.123Z`: exactly milliseconds, truncated (the API's timestamps). The
+    /// time is first rounded to the microsecond, so that `…0.123` stored as `…0.12299999` stays `.123`.
+    public static func formatMilliseconds(_ t: Double) -> String {
+        let ms = ((t * 1_000_000).rounded() / 1000).rounded(.down)
+        let millis = Int64(ms)
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        let fraction = millis - seconds * 1000
+        guard seconds >= 0, Double(seconds) < lastSecond else {
+            return general(Double(seconds)).dropLast(4) + pad(fraction, 3) + "Z"
+        }
+        let digits: [UInt8] = [
+            UInt8(48 + fraction / 100), UInt8(48 + fraction / 10 % 10), UInt8(48 + fraction % 10),
+        ]
+        var out = ""
+        appendDateTime(seconds, fraction: digits[...], to: &out)
+        return out
+    }
+
+    /// The first second the fast paths do not write (year 10000).
+    private static let lastSecond: Double = 253_402_300_800
+
+    /// Appends `YYYY-MM-DDThh:mm:ss.` `fraction` (padded with zeros to at least three digits) `Z`,
+    /// for `seconds` since the epoch in 0 ..< `lastSecond`.
+    private static func appendDateTime(
+        _ seconds: Int64, fraction: some Collection<UInt8>, to out: inout String
+    ) {
+        let days = seconds / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (y, m, d) = civil(fromDays: days)
+        let count = 21 + max(3, fraction.count)
+        let text = String(unsafeUninitializedCapacity: count) { buffer in
+            var i = 0
+            func put(_ value: Int64, _ width: Int) {
+                var v = value
+                for k in stride(from: width - 1, through: 0, by: -1) {
+                    buffer[i + k] = UInt8(48 + v % 10)
+                    v /= 10
+                }
+                i += width
+            }
+            func put(_ byte: Character) {
+                buffer[i] = byte.asciiValue!
+                i += 1
+            }
+            put(y, 4); put("-"); put(m, 2); put("-"); put(d, 2); put("T")
+            put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
+            put(".")
+            for digit in fraction {
+                buffer[i] = digit
+                i += 1
+            }
+            for _ in fraction.count..<max(3, fraction.count) { put("0") }
+            put("Z")
+            return i
+        }
+        out += text
+    }
+
+    /// ``format(_:)`` for any finite `t`, negative times and years past 9999 included.
+    static func general(_ t: Double) -> String {
         let text = DecimalNumbers.format(t)
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         var seconds = Int64(parts[0])!
@@ -20,16 +106,6 @@ public enum RFC3339 {
         let (y, m, d) = civil(fromDays: days)
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secOfDay / 3600, 2)):\(pad(secOfDay / 60 % 60, 2))"
             + ":\(pad(secOfDay % 60, 2)).\(fraction)Z"
-    }
-
-    /// `2026-11-21T23:31:59.123Z`: exactly milliseconds, truncated (the API's timestamps). The
-    /// time is first rounded to the microsecond, so that `…0.123` stored as `…0.12299999` stays `.123`.
-    public static func formatMilliseconds(_ t: Double) -> String {
-        let ms = ((t * 1_000_000).rounded() / 1000).rounded(.down)
-        let millis = Int64(ms)
-        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        let fraction = millis - seconds * 1000
-        return format(Double(seconds)).dropLast(4) + pad(fraction, 3) + "Z"
     }
 
     /// Parses `YYYY-MM-DDThh:mm:ss[.fraction][Z|±hh:mm|±hhmm|±hh]` (`T` may be `t` or a space,
