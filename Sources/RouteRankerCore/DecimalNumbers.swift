@@ -7,22 +7,44 @@ public enum DecimalNumbers {
     /// The shortest round-trip positional decimal of a finite `x` (`"null"` if not finite).
     public static func format(_ x: Double) -> String {
         guard x.isFinite else { return "null" }
-        let s = x.description
-        guard s.utf8.contains(UInt8(ascii: "e")) else {
-            return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+        var s = x.description
+        switch shape(of: &s) {
+        case .plain: return s
+        case .wholeWithPointZero:
+            s.removeLast(2)
+            return s
+        case .exponent: return expand(s)
         }
-        return expand(s)
     }
 
     /// Appends ``format(_:)`` of `x` to `out` without making a string of its own when it is
     /// positional already (the hot path of every download).
     public static func append(_ x: Double, to out: inout String) {
         guard x.isFinite else { return out.append("null") }
-        let s = x.description
-        guard s.utf8.contains(UInt8(ascii: "e")) else {
-            return s.hasSuffix(".0") ? out.append(contentsOf: s.dropLast(2)) : out.append(s)
+        var s = x.description
+        switch shape(of: &s) {
+        case .plain: out.append(s)
+        case .wholeWithPointZero:
+            // The digits without `.0` as a new string: at most 15 bytes are stored inline, and
+            // trimming `s` in place costs a grapheme walk.
+            s.withUTF8 { out.append(String(decoding: UnsafeBufferPointer(rebasing: $0.dropLast(2)), as: UTF8.self)) }
+        case .exponent: out.append(expand(s))
         }
-        out.append(expand(s))
+    }
+
+    /// What `description` wrote, told apart in one pass over its bytes (the generic `contains` and
+    /// `hasSuffix` on a string cost more than the number's own conversion).
+    private enum Shape {
+        case plain, wholeWithPointZero, exponent
+    }
+
+    private static func shape(of text: inout String) -> Shape {
+        text.withUTF8 { bytes in
+            if bytes.contains(UInt8(ascii: "e")) { return .exponent }
+            let n = bytes.count
+            return n >= 2 && bytes[n - 2] == UInt8(ascii: ".") && bytes[n - 1] == UInt8(ascii: "0")
+                ? .wholeWithPointZero : .plain
+        }
     }
 
     /// Rewrites `d.ddde±x` positionally.
