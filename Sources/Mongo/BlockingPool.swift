@@ -1,66 +1,151 @@
 import Foundation
 
-/// A fixed set of threads that run blocking jobs (libmongoc calls) off Swift's cooperative executor
-/// and off any event loop. Sized to the client pool, so a job never waits for a client. At most
-/// `maxWaiting` jobs wait for a thread: beyond that a flood is refused at once instead of queueing
-/// without bound (each waiting job holds a suspended request and its memory).
+/// The threads that run blocking calls (libmongoc) off any event loop, and that can also run Swift
+/// tasks which prefer them as their executor (`withTaskExecutorPreference`).
 ///
-/// `@unchecked Sendable`: all mutable state (`jobs`, `idleThreads`, `isShutDown`) is read and written only while
-/// holding `condition`'s lock; the threads are started once in `init` and only joined afterwards.
-final class BlockingPool: @unchecked Sendable {
+/// A task running here makes its blocking call in place, on the thread it is already on, instead of
+/// handing it to another thread and waking again when it is done: two thread wake-ups fewer per
+/// call. At most `slots` blocking calls run at once (one per pooled database client); the pool has
+/// `spareThreads` more threads than that, so tasks keep running while every slot is blocked (for
+/// example on a database that does not answer), and a blocking call never waits for a thread. A
+/// call that finds every slot taken waits in a queue of at most `maxWaiting`; beyond that it is
+/// refused at once instead of queueing without bound (each waiting call holds a suspended request
+/// and its memory).
+///
+/// The rule that keeps this free of deadlocks: code running on these threads blocks only inside a
+/// call that holds a slot (`submit`, or `acquireSlotHere` … `releaseSlot`), never elsewhere.
+///
+/// `@unchecked Sendable`: all mutable state (the queues, `callsRunning`, `idleThreads`, `isShutDown`)
+/// is read and written only while holding `condition`'s lock; the threads are started once in `init`
+/// and only joined afterwards.
+final class BlockingPool: TaskExecutor, @unchecked Sendable {
     typealias Job = @Sendable () -> Void
 
-    /// What became of a submitted job.
+    /// What became of a submitted call.
     enum Submission: Equatable {
         /// Queued; it will run.
         case accepted
-        /// Dropped: `maxWaiting` jobs are already waiting.
+        /// Dropped: every slot is busy and `maxWaiting` calls are already waiting.
         case full
         /// Dropped: `shutdown()` has begun.
         case shutDown
     }
 
-    /// The most jobs that may wait for a thread (running ones not counted).
+    /// Work a thread can take: a task's job, or a blocking call that already holds a slot.
+    private enum Work {
+        case task(UnownedJob)
+        case call(Job)
+    }
+
+    /// The most blocking calls that run at once.
+    let slots: Int
+    /// The most calls that may wait for a slot (running ones not counted).
     let maxWaiting: Int
     private let condition = NSCondition()
-    private var jobs: [Job] = []
-    private var nextJob = 0
-    /// Threads blocked waiting for a job: queued jobs up to this many do not wait for a thread.
+    private var runnable = FIFO<Work>()
+    private var waitingCalls = FIFO<Job>()
+    /// Slots taken: calls running, or queued in `runnable` with their slot.
+    private var callsRunning = 0
+    private let threadCount: Int
+    /// Threads waiting for work, including those signalled but not yet awake.
     private var idleThreads = 0
+    /// Threads signalled but not yet awake.
+    private var wakesPending = 0
+    /// Threads inside a blocking call.
+    private var blockedThreads = 0
+    private var callsInPlace = 0
+    /// The most threads that run tasks at once (not counting those blocked in a call): more than
+    /// the machine has cores only adds context switches. A new job waits for a running thread to
+    /// come back for it rather than waking another thread past this.
+    private let maxRunning = max(1, ProcessInfo.processInfo.activeProcessorCount)
     private var isShutDown = false
     private let finished = DispatchGroup()
 
-    /// Starts `threadCount` threads named `name-1`, `name-2`, …, with room for `maxWaiting` jobs
-    /// waiting for one of them.
-    init(threadCount: Int, maxWaiting: Int, name: String) {
+    /// Starts `threadCount + spareThreads` threads named `name-1`, `name-2`, …, with `threadCount`
+    /// slots for blocking calls and room for `maxWaiting` calls waiting for one.
+    init(threadCount: Int, spareThreads: Int = 0, maxWaiting: Int, name: String) {
         precondition(threadCount > 0, "a blocking pool needs at least one thread")
-        precondition(maxWaiting >= 0, "maxWaiting cannot be negative")
+        precondition(maxWaiting >= 0 && spareThreads >= 0, "maxWaiting and spareThreads cannot be negative")
+        self.slots = threadCount
         self.maxWaiting = maxWaiting
-        for i in 1...threadCount {
+        self.threadCount = threadCount + spareThreads
+        for i in 1...(threadCount + spareThreads) {
             finished.enter()
             let thread = Thread { [self] in
-                runJobs()
+                PoolThread.mark(self, name: "\(name)-\(i)")
+                runWork()
                 finished.leave()
             }
-            thread.name = "\(name)-\(i)"
             thread.start()
         }
     }
 
-    /// Queues `job`, unless the pool is shut down or `maxWaiting` jobs are already waiting.
+    /// Whether the calling thread is one of this pool's.
+    var isCurrentThread: Bool { PoolThread.isCurrent(self) }
+
+    /// Queues a blocking call, unless the pool is shut down or every slot is busy with `maxWaiting`
+    /// calls already waiting.
     func submit(_ job: @escaping Job) -> Submission {
         condition.lock()
         defer { condition.unlock() }
         guard !isShutDown else { return .shutDown }
-        guard jobs.count - nextJob - idleThreads < maxWaiting else { return .full }
-        jobs.append(job)
-        condition.signal()
+        if callsRunning < slots {
+            callsRunning += 1
+            push(.call(job))
+        } else if waitingCalls.count < maxWaiting {
+            waitingCalls.append(job)
+        } else {
+            return .full
+        }
         return .accepted
     }
 
-    /// Refuses new jobs, lets the threads finish every queued one, and waits for them to exit.
-    /// Idempotent; must not be called from one of the pool's own threads.
+    /// Takes a slot for a blocking call on the current thread, one of this pool's: false if none is
+    /// free (or calls already wait for one, so as not to pass them), or the pool is shutting down.
+    /// After `true`, call `releaseSlot()` once the call is done.
+    func acquireSlotHere() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !isShutDown, callsRunning < slots, waitingCalls.isEmpty else { return false }
+        callsRunning += 1
+        callsInPlace += 1
+        startBlocking()
+        return true
+    }
+
+    /// How many calls have run in place, on the thread of the task that made them.
+    var callsRunInPlace: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return callsInPlace
+    }
+
+    /// Gives back a slot taken by `acquireSlotHere()`: the next waiting call gets it.
+    func releaseSlot() {
+        condition.lock()
+        defer { condition.unlock() }
+        blockedThreads -= 1
+        finishCall()
+    }
+
+    /// Runs a task's job on one of the threads; once shut down, on the global executor instead,
+    /// since a task's job cannot be dropped.
+    func enqueue(_ job: consuming ExecutorJob) {
+        condition.lock()
+        if isShutDown {
+            condition.unlock()
+            globalConcurrentExecutor.enqueue(job)
+            return
+        }
+        push(.task(UnownedJob(job)))
+        condition.unlock()
+    }
+
+    /// Refuses new calls (tasks go to the global executor), lets the threads finish everything
+    /// queued, and waits for them to exit. Idempotent; must not be called from one of the pool's own
+    /// threads.
     func shutdown() {
+        precondition(!isCurrentThread, "a blocking pool cannot wait for its own threads")
         condition.lock()
         isShutDown = true
         condition.broadcast()
@@ -68,32 +153,114 @@ final class BlockingPool: @unchecked Sendable {
         finished.wait()
     }
 
-    private func runJobs() {
-        while let job = takeJob() {
-            job()
+    /// Queues runnable work; the caller holds the lock.
+    private func push(_ work: Work) {
+        runnable.append(work)
+        wakeIfNeeded()
+    }
+
+    /// Wakes an idle thread for queued work, unless enough threads are already running. The caller
+    /// holds the lock.
+    private func wakeIfNeeded() {
+        let running = threadCount - idleThreads + wakesPending - blockedThreads
+        guard !runnable.isEmpty, idleThreads > wakesPending, running < maxRunning else { return }
+        wakesPending += 1
+        condition.signal()
+    }
+
+    /// The current thread is about to block in a call: another may have to run the queued work.
+    /// The caller holds the lock.
+    private func startBlocking() {
+        blockedThreads += 1
+        wakeIfNeeded()
+    }
+
+    /// A call is done: its slot passes to the next waiting call, or becomes free. The caller holds
+    /// the lock.
+    private func finishCall() {
+        if let next = waitingCalls.popFirst() {
+            push(.call(next))
+        } else {
+            callsRunning -= 1
         }
     }
 
-    /// The next job, or nil once shut down and drained.
-    private func takeJob() -> Job? {
+    private func runWork() {
+        let executor = asUnownedTaskExecutor()
+        while let work = takeWork() {
+            switch work {
+            case .task(let job):
+                job.runSynchronously(on: executor)
+            case .call(let job):
+                job()
+                releaseSlot()
+            }
+        }
+    }
+
+    /// The next work, or nil once shut down and drained.
+    private func takeWork() -> Work? {
         condition.lock()
         defer { condition.unlock() }
-        while nextJob == jobs.count {
-            if isShutDown { return nil }
+        while runnable.isEmpty {
+            // Waiting calls get a slot as running ones finish; stay until they have run.
+            if isShutDown && waitingCalls.isEmpty { return nil }
             idleThreads += 1
             condition.wait()
             idleThreads -= 1
+            // A spurious wake-up may leave the count of signalled threads behind; it only counts up
+            // to the idle threads.
+            wakesPending = max(0, min(wakesPending - 1, idleThreads))
         }
-        let job = jobs[nextJob]
-        nextJob += 1
-        // Compact now and then rather than removeFirst() on every job: the queue is a FIFO.
-        if nextJob == jobs.count {
-            jobs.removeAll(keepingCapacity: true)
-            nextJob = 0
-        } else if nextJob >= 64 {
-            jobs.removeFirst(nextJob)
-            nextJob = 0
+        let work = runnable.popFirst()
+        if case .call = work { startBlocking() }
+        return work
+    }
+}
+
+/// A first-in first-out queue on an array, compacted now and then rather than shifted on every take.
+private struct FIFO<Element> {
+    private var items: [Element] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == items.count }
+    var count: Int { items.count - head }
+
+    mutating func append(_ item: Element) {
+        items.append(item)
+    }
+
+    mutating func popFirst() -> Element? {
+        guard head < items.count else { return nil }
+        let item = items[head]
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 {
+            items.removeFirst(head)
+            head = 0
         }
-        return job
+        return item
+    }
+}
+
+/// Which pool, if any, the current thread belongs to, kept in a thread-specific slot.
+private enum PoolThread {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// Marks the current thread as `pool`'s, and names it (for `top -H`, `perf` and debuggers).
+    static func mark(_ pool: BlockingPool, name: String) {
+        pthread_setspecific(key, Unmanaged.passUnretained(pool).toOpaque())
+        Thread.current.name = name
+    }
+
+    /// Whether the current thread is one of `pool`'s.
+    static func isCurrent(_ pool: BlockingPool) -> Bool {
+        pthread_getspecific(key) == Unmanaged.passUnretained(pool).toOpaque()
     }
 }

@@ -1,4 +1,5 @@
 import CLibMongoC
+import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -9,22 +10,25 @@ import Synchronization
 /// operations and destroys the pool.
 ///
 /// Each operation runs as one job on a pool thread: it pops a client, does its work (reading any
-/// cursor to the end), and pushes the client back before the job completes. There are as many threads
-/// as pooled clients, so popping never blocks.
+/// cursor to the end), and pushes the client back before the job completes. At most as many jobs as
+/// pooled clients run at once, so popping never blocks.
 ///
 /// `@unchecked Sendable`: `mongoc_client_pool_t` is documented thread-safe (pop/push from any thread);
 /// a popped `mongoc_client_t` is used by exactly one job on one thread; the pool is destroyed only
 /// after `BlockingPool.shutdown()` has joined every thread, guarded by `isShutDown`.
 public final class MongoClient: Service, @unchecked Sendable {
-    /// The number of pooled clients, which is also the number of threads.
+    /// The number of pooled clients, which is also the number of database calls that run at once.
     public let poolSize: Int
     /// The connection string with the defaults filled in, for clients outside the pool (a change
     /// stream holds its client for as long as it runs, so it cannot borrow a pooled one).
     let uri: String
     let logger: Logger
     private let handle: PoolHandle
-    private let threads: BlockingPool
+    let threads: BlockingPool
     private let isShutDown = Mutex(false)
+    /// Threads beyond one per client, so that tasks preferring the pool keep running while every
+    /// client is busy.
+    private static let spareThreads = 2
 
     /// Creates the pool; nothing connects until the first operation.
     ///
@@ -86,36 +90,61 @@ public final class MongoClient: Service, @unchecked Sendable {
         self.uri = String(cString: mongoc_uri_get_string(parsed))
         self.logger = logger
         self.handle = PoolHandle(pointer: pool)
-        self.threads = BlockingPool(threadCount: size, maxWaiting: size * maxWaitingPerClient, name: "mongo")
+        self.threads = BlockingPool(
+            threadCount: size, spareThreads: Self.spareThreads, maxWaiting: size * maxWaitingPerClient, name: "mongo")
     }
 
     deinit {
         shutdown()
     }
 
+    /// The pool's threads as a task executor. Code that prefers it (`withTaskExecutorPreference`)
+    /// runs on them and makes its database calls in place, without a hop to another thread and back.
+    public var executor: any TaskExecutor { threads }
+
     /// Waits for graceful shutdown (or cancellation), then shuts the pool down.
     public func run() async throws {
         try? await gracefulShutdown()
-        shutdown()
+        // This service may itself run under the pool's executor preference; shutting down waits for
+        // the pool's threads, so it must not run on one of them.
+        await withTaskExecutorPreference(globalConcurrentExecutor) { shutdown() }
     }
 
     /// Finishes queued operations, then destroys the pool; later operations throw `.unavailable`.
-    /// Idempotent. Blocks while operations finish, so call it from a context that may block.
+    /// Idempotent. Blocks while operations finish, so call it from a context that may block; called
+    /// on one of the pool's own threads, it hands the work to a new thread and returns at once.
     public func shutdown() {
         let first = isShutDown.withLock { done in
             defer { done = true }
             return !done
         }
         guard first else { return }
-        threads.shutdown()
-        mongoc_client_pool_destroy(handle.pointer)
-        logger.debug("MongoDB client pool destroyed")
+        let (threads, handle, logger) = (self.threads, self.handle, self.logger)
+        let finish: @Sendable () -> Void = {
+            threads.shutdown()
+            mongoc_client_pool_destroy(handle.pointer)
+            logger.debug("MongoDB client pool destroyed")
+        }
+        if threads.isCurrentThread {
+            Thread.detachNewThread(finish)
+        } else {
+            finish()
+        }
     }
 
     /// Runs `body` on a pool thread with a client popped for this job alone, pushed back before the
     /// caller resumes. `body` must not keep the client (or anything made from it) beyond its return.
+    ///
+    /// On one of the pool's own threads (a task that prefers `executor`), `body` runs in place when a
+    /// client is free, without leaving the thread.
     func withClient<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
         let handle = self.handle  // captured instead of self, so the last release never runs on a pool thread
+        if threads.isCurrentThread, threads.acquireSlotHere() {
+            defer { threads.releaseSlot() }
+            let client = mongoc_client_pool_pop(handle.pointer)!
+            defer { mongoc_client_pool_push(handle.pointer, client) }
+            return try body(client)
+        }
         return try await withCheckedThrowingContinuation { continuation in
             let submission = threads.submit {
                 let client = mongoc_client_pool_pop(handle.pointer)!

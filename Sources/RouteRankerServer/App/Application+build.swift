@@ -47,5 +47,5 @@ public func buildApplication(
         let routes = RouteRepository(database: database)
         try await routes.starts.moveStartsOutOfRoutes(routes.collection, now: configuration.clock.now)
     }
-    return app
+    return ApplicationOnDatabaseThreads(base: app, executor: client.executor)
 }
