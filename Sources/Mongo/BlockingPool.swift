@@ -31,10 +31,19 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
         case shutDown
     }
 
-    /// Work a thread can take: a task's job, or a blocking call that already holds a slot.
+    /// Work a thread can take: a task's job, a blocking call that already holds a slot, or the
+    /// refusal of a call that waited too long for one.
     private enum Work {
         case task(UnownedJob)
         case call(Job)
+        case giveUp(Job)
+    }
+
+    /// A call waiting for a slot, and what to do instead once it has waited past `deadline`.
+    private struct WaitingCall {
+        let job: Job
+        let deadline: ContinuousClock.Instant?
+        let giveUp: Job?
     }
 
     /// The most blocking calls that run at once.
@@ -43,7 +52,7 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     let maxWaiting: Int
     private let condition = NSCondition()
     private var runnable = FIFO<Work>()
-    private var waitingCalls = FIFO<Job>()
+    private var waitingCalls = FIFO<WaitingCall>()
     /// Slots taken: calls running, or queued in `runnable` with their slot.
     private var callsRunning = 0
     private let threadCount: Int
@@ -84,8 +93,9 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     var isCurrentThread: Bool { PoolThread.isCurrent(self) }
 
     /// Queues a blocking call, unless the pool is shut down or every slot is busy with `maxWaiting`
-    /// calls already waiting.
-    func submit(_ job: @escaping Job) -> Submission {
+    /// calls already waiting. A call that has waited longer than `maxWait` for a slot when one
+    /// comes free runs `giveUp` instead, on one of the threads.
+    func submit(_ job: @escaping Job, maxWait: Duration? = nil, giveUp: Job? = nil) -> Submission {
         condition.lock()
         defer { condition.unlock() }
         guard !isShutDown else { return .shutDown }
@@ -93,7 +103,7 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
             callsRunning += 1
             push(.call(job))
         } else if waitingCalls.count < maxWaiting {
-            waitingCalls.append(job)
+            waitingCalls.append(WaitingCall(job: job, deadline: maxWait.map { .now + $0 }, giveUp: giveUp))
         } else {
             return .full
         }
@@ -178,11 +188,16 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     /// A call is done: its slot passes to the next waiting call, or becomes free. The caller holds
     /// the lock.
     private func finishCall() {
-        if let next = waitingCalls.popFirst() {
-            push(.call(next))
-        } else {
-            callsRunning -= 1
+        let now = ContinuousClock.now
+        while let next = waitingCalls.popFirst() {
+            if let deadline = next.deadline, let giveUp = next.giveUp, deadline < now {
+                push(.giveUp(giveUp))
+                continue
+            }
+            push(.call(next.job))
+            return
         }
+        callsRunning -= 1
     }
 
     private func runWork() {
@@ -194,6 +209,8 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
             case .call(let job):
                 job()
                 releaseSlot()
+            case .giveUp(let job):
+                job()
             }
         }
     }

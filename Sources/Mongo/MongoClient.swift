@@ -26,6 +26,10 @@ public final class MongoClient: Service, @unchecked Sendable {
     private let handle: PoolHandle
     let threads: BlockingPool
     private let isShutDown = Mutex(false)
+    /// How long an operation may wait for a free client before it is refused: the server selection
+    /// timeout, so that while the database is down a queued request fails about as fast as one that
+    /// got a client, instead of waiting for every request ahead of it to time out in turn.
+    private let maxWait: Duration
     /// Threads beyond one per client, so that tasks preferring the pool keep running while every
     /// client is busy.
     private static let spareThreads = 2
@@ -49,7 +53,9 @@ public final class MongoClient: Service, @unchecked Sendable {
     ///   - appName: sent to the server in the handshake, unless the URI sets `appname`.
     ///   - defaultPoolSize: the number of clients and threads when the URI has no `maxPoolSize`.
     ///   - maxWaitingPerClient: how many operations may wait for a free client, per client; past
-    ///     that, operations throw `.overloaded` at once (`waitQueueMultiple` in other drivers).
+    ///     that, operations throw `.overloaded` at once (`waitQueueMultiple` in other drivers). One
+    ///     that has waited longer than `serverSelectionTimeoutMS` throws `.unavailable` when its turn
+    ///     comes (`waitQueueTimeoutMS` in other drivers).
     /// - Throws: `MongoError.other` for an invalid URI.
     public init(
         uri: String, logger: Logger, appName: String = "RouteRanker", defaultPoolSize: Int = 8,
@@ -87,6 +93,8 @@ public final class MongoClient: Service, @unchecked Sendable {
             mongoc_client_pool_set_appname(pool, appName)
         }
         self.poolSize = size
+        self.maxWait = .milliseconds(
+            max(1, mongoc_uri_get_option_as_int32(parsed, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 2000)))
         self.uri = String(cString: mongoc_uri_get_string(parsed))
         self.logger = logger
         self.handle = PoolHandle(pointer: pool)
@@ -146,12 +154,20 @@ public final class MongoClient: Service, @unchecked Sendable {
             return try body(client)
         }
         return try await withCheckedThrowingContinuation { continuation in
-            let submission = threads.submit {
-                let client = mongoc_client_pool_pop(handle.pointer)!
-                let result = Result { try body(client) }
-                mongoc_client_pool_push(handle.pointer, client)
-                continuation.resume(with: result)
-            }
+            let maxWait = self.maxWait
+            let submission = threads.submit(
+                {
+                    let client = mongoc_client_pool_pop(handle.pointer)!
+                    let result = Result { try body(client) }
+                    mongoc_client_pool_push(handle.pointer, client)
+                    continuation.resume(with: result)
+                },
+                maxWait: maxWait,
+                giveUp: {
+                    continuation.resume(
+                        throwing: MongoError.unavailable(
+                            message: "no database connection came free within \(maxWait) (every one is busy)"))
+                })
             switch submission {
             case .accepted: break
             case .full: continuation.resume(throwing: MongoError.overloaded(waiting: threads.maxWaiting))

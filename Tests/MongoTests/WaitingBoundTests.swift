@@ -30,6 +30,29 @@ import Testing
         #expect(pool.submit {} == .shutDown)
     }
 
+    @Test func aCallThatWaitedTooLongGivesUpWhenItsTurnComes() {
+        let pool = BlockingPool(threadCount: 1, maxWaiting: 2, name: "wait-test")
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let ran = DispatchSemaphore(value: 0)
+        let gaveUp = DispatchSemaphore(value: 0)
+        #expect(
+            pool.submit {
+                started.signal(); release.wait()
+            } == .accepted)
+        started.wait()  // the only slot is busy
+        #expect(pool.submit({ ran.signal() }, maxWait: .milliseconds(50), giveUp: { gaveUp.signal() }) == .accepted)
+        #expect(pool.submit({ ran.signal() }, maxWait: .seconds(60), giveUp: { gaveUp.signal() }) == .accepted)
+        Thread.sleep(forTimeInterval: 0.2)  // past the first one's patience, well within the second's
+        release.signal()
+
+        #expect(gaveUp.wait(timeout: .now() + 5) == .success, "the impatient call was not refused")
+        #expect(ran.wait(timeout: .now() + 5) == .success, "the patient call did not run")
+        #expect(ran.wait(timeout: .now() + 0.1) == .timedOut, "the impatient call ran anyway")
+        #expect(gaveUp.wait(timeout: .now() + 0.1) == .timedOut, "the patient call was refused too")
+        pool.shutdown()
+    }
+
     @Test func anIdleThreadTakesAJobEvenWithNoRoomToWait() {
         let pool = BlockingPool(threadCount: 2, maxWaiting: 0, name: "idle-test")
         // Let both threads reach their wait, so that they count as idle.
