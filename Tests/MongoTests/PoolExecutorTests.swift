@@ -39,13 +39,7 @@ import Testing
 
     @Test func tasksKeepRunningWhileEverySlotIsBlocked() async throws {
         let pool = BlockingPool(threadCount: 1, spareThreads: 1, maxWaiting: 4, name: "slots-test")
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        #expect(
-            pool.submit {
-                started.signal(); release.wait()
-            } == .accepted)
-        started.wait()  // the only slot is now blocked
+        let release = pool.occupySlot()  // the only slot is now blocked
 
         // A task still runs, on the spare thread; it cannot take a slot, so its call would queue.
         let (ranOnPool, gotSlot) = await withTaskExecutorPreference(pool) {

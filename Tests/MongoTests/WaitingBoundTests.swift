@@ -9,15 +9,8 @@ import Testing
 @Suite struct WaitingBoundTests {
     @Test func jobsBeyondTheWaitingBoundAreRefusedWhileEveryThreadIsBusy() {
         let pool = BlockingPool(threadCount: 1, maxWaiting: 2, name: "bound-test")
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let release = pool.occupySlot()  // the only thread is now busy
         let ran = DispatchSemaphore(value: 0)
-
-        #expect(
-            pool.submit {
-                started.signal(); release.wait()
-            } == .accepted)
-        started.wait()  // the only thread is now busy
         #expect(pool.submit { ran.signal() } == .accepted)
         #expect(pool.submit { ran.signal() } == .accepted)
         #expect(pool.submit { ran.signal() } == .full)
@@ -32,15 +25,9 @@ import Testing
 
     @Test func aCallThatWaitedTooLongGivesUpWhenItsTurnComes() {
         let pool = BlockingPool(threadCount: 1, maxWaiting: 2, name: "wait-test")
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let release = pool.occupySlot()
         let ran = DispatchSemaphore(value: 0)
         let gaveUp = DispatchSemaphore(value: 0)
-        #expect(
-            pool.submit {
-                started.signal(); release.wait()
-            } == .accepted)
-        started.wait()  // the only slot is busy
         #expect(pool.submit({ ran.signal() }, maxWait: .milliseconds(50), giveUp: { gaveUp.signal() }) == .accepted)
         #expect(pool.submit({ ran.signal() }, maxWait: .seconds(60), giveUp: { gaveUp.signal() }) == .accepted)
         Thread.sleep(forTimeInterval: 0.2)  // past the first one's patience, well within the second's
