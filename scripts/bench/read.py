@@ -57,8 +57,9 @@ def pids_of(root):
     return [root] + [int(p) for p in children.split()]
 
 
-def wrk(url, token, seconds):
-    out = subprocess.run(["wrk", "-t2", "-c16", f"-d{seconds}s", "--latency", "-H", f"Authorization: Bearer {token}",
+def wrk(url, token, seconds, connections):
+    threads = min(2, connections)
+    out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "-H", f"Authorization: Bearer {token}",
                           url], capture_output=True, text=True, check=True).stdout
     def latency(label):
         match = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
@@ -75,6 +76,8 @@ def main():
     parser.add_argument("--server", action="append", required=True, help="NAME=URL=PID")
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=16,
+                        help="wrk's connections (1: one request at a time, where thread wake-ups cost most)")
     args = parser.parse_args()
     servers = []
     for spec in args.server:
@@ -97,7 +100,7 @@ def main():
                 path, token = target(server)
                 pids = pids_of(pid)
                 before = cpu_seconds(pids)
-                requests, rate, p50, p99, errors = wrk(url + path, token, args.seconds)
+                requests, rate, p50, p99, errors = wrk(url + path, token, args.seconds, args.connections)
                 cpu = cpu_seconds(pids) - before
                 if errors:
                     raise SystemExit(f"{name} {label}: {errors} answers were not 2xx/3xx")
@@ -121,7 +124,8 @@ def main():
         if len(cpus) == 2:
             row += f"{cpus[0] / cpus[1]:>12.2f}"
         print(row)
-    print(f"(median of {args.runs} runs of {args.seconds} s each, wrk -t2 -c16; ± is the spread of requests/s, "
+    print(f"(median of {args.runs} runs of {args.seconds} s each, wrk -t{min(2, args.connections)} "
+          f"-c{args.connections}; ± is the spread of requests/s, "
           f"CPU ms/req the median (min–max); "
           f"CPU ratio = {names[0]} / {names[-1]})")
 
