@@ -61,6 +61,44 @@ import Testing
         }
     }
 
+    /// Thousands of tasks on the pool, each yielding, making a short blocking call in place or
+    /// through the queue, some sleeping (resumed from a timer's thread): all finish, on the pool.
+    @Test(.timeLimit(.minutes(1))) func manyTasksMakingCallsAllFinish() async {
+        let pool = BlockingPool(threadCount: 2, spareThreads: 1, maxWaiting: 10_000, name: "stress-test")
+        let finished = await withTaskExecutorPreference(pool) {
+            await withTaskGroup(of: Int.self) { group in
+                for i in 0..<3000 {
+                    group.addTask {
+                        await Task.yield()
+                        if i % 3 != 0, pool.acquireSlotHere() {
+                            usleep(20)
+                            pool.releaseSlot()
+                        } else {
+                            await withCheckedContinuation { continuation in
+                                let submission = pool.submit({
+                                    usleep(20)
+                                    continuation.resume()
+                                })
+                                if submission != .accepted { continuation.resume() }
+                            }
+                        }
+                        // Resumed from a timer's thread, possibly while every pool thread sleeps.
+                        if i % 5 == 0 { try? await Task.sleep(for: .microseconds(200)) }
+                        return pool.isCurrentThread ? 1 : 0
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+        }
+        #expect(finished == 3000, "tasks ran off the pool")
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                pool.shutdown()
+                continuation.resume()
+            }
+        }
+    }
+
     @Test func afterShutdownTasksRunOnTheGlobalExecutor() async {
         let pool = BlockingPool(threadCount: 1, maxWaiting: 0, name: "shutdown-test")
         await withCheckedContinuation { continuation in
