@@ -54,7 +54,7 @@ public final class MongoClient: Service, @unchecked Sendable {
     ///   - defaultPoolSize: the number of clients and threads when the URI has no `maxPoolSize`.
     ///   - maxWaitingPerClient: how many operations may wait for a free client, per client; past
     ///     that, operations throw `.overloaded` at once (`waitQueueMultiple` in other drivers). One
-    ///     that has waited longer than `serverSelectionTimeoutMS` throws `.unavailable` when its turn
+    ///     that has waited longer than `serverSelectionTimeoutMS` throws `.overloaded` when its turn
     ///     comes (`waitQueueTimeoutMS` in other drivers).
     /// - Throws: `MongoError.other` for an invalid URI.
     public init(
@@ -154,7 +154,7 @@ public final class MongoClient: Service, @unchecked Sendable {
             return try body(client)
         }
         return try await withCheckedThrowingContinuation { continuation in
-            let maxWait = self.maxWait
+            let (maxWait, waiting) = (self.maxWait, threads.maxWaiting)
             let submission = threads.submit(
                 {
                     let client = mongoc_client_pool_pop(handle.pointer)!
@@ -164,9 +164,9 @@ public final class MongoClient: Service, @unchecked Sendable {
                 },
                 maxWait: maxWait,
                 giveUp: {
-                    continuation.resume(
-                        throwing: MongoError.unavailable(
-                            message: "no database connection came free within \(maxWait) (every one is busy)"))
+                    // Every client stayed busy for the whole wait: the database is down or slower
+                    // than the load, and this operation has waited its turn long enough.
+                    continuation.resume(throwing: MongoError.overloaded(waiting: waiting))
                 })
             switch submission {
             case .accepted: break
