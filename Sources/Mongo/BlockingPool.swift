@@ -39,11 +39,13 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
         case giveUp(Job)
     }
 
-    /// A call waiting for a slot, and what to do instead once it has waited past `deadline`.
+    /// A call waiting for a slot, and what to do instead once it has waited past `deadline` (if
+    /// `shouldGiveUp` then says so).
     private struct WaitingCall {
         let job: Job
         let deadline: ContinuousClock.Instant?
         let giveUp: Job?
+        let shouldGiveUp: (@Sendable () -> Bool)?
     }
 
     /// The most blocking calls that run at once.
@@ -94,8 +96,12 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
 
     /// Queues a blocking call, unless the pool is shut down or every slot is busy with `maxWaiting`
     /// calls already waiting. A call that has waited longer than `maxWait` for a slot when one
-    /// comes free runs `giveUp` instead, on one of the threads.
-    func submit(_ job: @escaping Job, maxWait: Duration? = nil, giveUp: Job? = nil) -> Submission {
+    /// comes free runs `giveUp` instead, on one of the threads, if `shouldGiveUp` (asked then, with
+    /// the pool's lock held, so it must be quick) says so.
+    func submit(
+        _ job: @escaping Job, maxWait: Duration? = nil, giveUp: Job? = nil,
+        shouldGiveUp: (@Sendable () -> Bool)? = nil
+    ) -> Submission {
         condition.lock()
         defer { condition.unlock() }
         guard !isShutDown else { return .shutDown }
@@ -103,7 +109,9 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
             callsRunning += 1
             push(.call(job))
         } else if waitingCalls.count < maxWaiting {
-            waitingCalls.append(WaitingCall(job: job, deadline: maxWait.map { .now + $0 }, giveUp: giveUp))
+            waitingCalls.append(
+                WaitingCall(
+                    job: job, deadline: maxWait.map { .now + $0 }, giveUp: giveUp, shouldGiveUp: shouldGiveUp))
         } else {
             return .full
         }
@@ -190,7 +198,9 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     private func finishCall() {
         let now = ContinuousClock.now
         while let next = waitingCalls.popFirst() {
-            if let deadline = next.deadline, let giveUp = next.giveUp, deadline < now {
+            if let deadline = next.deadline, let giveUp = next.giveUp, deadline < now,
+                next.shouldGiveUp?() ?? true
+            {
                 push(.giveUp(giveUp))
                 continue
             }

@@ -26,10 +26,13 @@ public final class MongoClient: Service, @unchecked Sendable {
     private let handle: PoolHandle
     let threads: BlockingPool
     private let isShutDown = Mutex(false)
-    /// How long an operation may wait for a free client before it is refused: the server selection
-    /// timeout, so that while the database is down a queued request fails about as fast as one that
-    /// got a client, instead of waiting for every request ahead of it to time out in turn.
+    /// How long an operation may wait for a free client before it is refused while the database is
+    /// down: the server selection timeout, so that a queued request fails about as fast as one that
+    /// got a client, instead of waiting for every request ahead of it to time out in turn. A
+    /// database that answers, however slowly, refuses nobody this way.
     private let maxWait: Duration
+    /// Whether the last operation to finish found no server (`.unavailable`).
+    private let databaseDown = Flag()
     /// Threads beyond one per client, so that tasks preferring the pool keep running while every
     /// client is busy.
     private static let spareThreads = 2
@@ -53,9 +56,9 @@ public final class MongoClient: Service, @unchecked Sendable {
     ///   - appName: sent to the server in the handshake, unless the URI sets `appname`.
     ///   - defaultPoolSize: the number of clients and threads when the URI has no `maxPoolSize`.
     ///   - maxWaitingPerClient: how many operations may wait for a free client, per client; past
-    ///     that, operations throw `.overloaded` at once (`waitQueueMultiple` in other drivers). One
-    ///     that has waited longer than `serverSelectionTimeoutMS` throws `.overloaded` when its turn
-    ///     comes (`waitQueueTimeoutMS` in other drivers).
+    ///     that, operations throw `.overloaded` at once (`waitQueueMultiple` in other drivers). While
+    ///     the database does not answer, one that has waited longer than `serverSelectionTimeoutMS`
+    ///     throws `.overloaded` when its turn comes.
     /// - Throws: `MongoError.other` for an invalid URI.
     public init(
         uri: String, logger: Logger, appName: String = "RouteRanker", defaultPoolSize: Int = 8,
@@ -147,11 +150,14 @@ public final class MongoClient: Service, @unchecked Sendable {
     /// client is free, without leaving the thread.
     func withClient<T: Sendable>(_ body: @escaping @Sendable (OpaquePointer) throws -> T) async throws -> T {
         let handle = self.handle  // captured instead of self, so the last release never runs on a pool thread
+        let databaseDown = self.databaseDown
         if threads.isCurrentThread, threads.acquireSlotHere() {
             defer { threads.releaseSlot() }
             let client = mongoc_client_pool_pop(handle.pointer)!
             defer { mongoc_client_pool_push(handle.pointer, client) }
-            return try body(client)
+            let result = Result { try body(client) }
+            databaseDown.record(result)
+            return try result.get()
         }
         return try await withCheckedThrowingContinuation { continuation in
             let (maxWait, waiting) = (self.maxWait, threads.maxWaiting)
@@ -160,14 +166,16 @@ public final class MongoClient: Service, @unchecked Sendable {
                     let client = mongoc_client_pool_pop(handle.pointer)!
                     let result = Result { try body(client) }
                     mongoc_client_pool_push(handle.pointer, client)
+                    databaseDown.record(result)
                     continuation.resume(with: result)
                 },
                 maxWait: maxWait,
                 giveUp: {
-                    // Every client stayed busy for the whole wait: the database is down or slower
-                    // than the load, and this operation has waited its turn long enough.
+                    // Every client stayed busy for the whole wait on a database that does not
+                    // answer: this operation has waited its turn long enough.
                     continuation.resume(throwing: MongoError.overloaded(waiting: waiting))
-                })
+                },
+                shouldGiveUp: { databaseDown.isSet })
             switch submission {
             case .accepted: break
             case .full: continuation.resume(throwing: MongoError.overloaded(waiting: threads.maxWaiting))
@@ -181,6 +189,20 @@ public final class MongoClient: Service, @unchecked Sendable {
         if !mongoc_uri_has_option(uri, option) {
             mongoc_uri_set_option_as_int32(uri, option, value)
         }
+    }
+}
+
+/// Whether the last operation to finish found the database unreachable: set by a `.unavailable`
+/// failure, cleared by any other outcome.
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isSet: Bool { value.load(ordering: .relaxed) }
+
+    func record<T>(_ result: Result<T, any Error>) {
+        let down: Bool
+        if case .failure(MongoError.unavailable) = result { down = true } else { down = false }
+        value.store(down, ordering: .relaxed)
     }
 }
 
