@@ -43,6 +43,13 @@ public struct MongoCollection: Sendable {
         return found
     }
 
+    /// The documents whose `_id` is one of `ids` (string ids), by `_id`, read in one query together
+    /// with the ids that concurrent callers ask for (`CoalescedReads`): under load, one round trip
+    /// serves many requests. Every document is read after this call began; nothing is cached.
+    public func documents(ids: [String]) async throws -> [String: BSONDocument] {
+        try await database.client.coalescedReads(of: self).documents(ids)
+    }
+
     /// The first document matching `filter` (in natural order), or nil.
     public func findOne(_ filter: BSONDocument, projection: BSONDocument? = nil) async throws -> BSONDocument? {
         try await find(filter, limit: 1, projection: projection).first

@@ -49,7 +49,7 @@ struct SharesController: Sendable {
     }
 
     /// `GET /v1/shares`: the routes shared with me, newest first — the caller, the page, its routes,
-    /// their owners and the total read in one pool job (`RequestReads.inbox`).
+    /// their owners and the total read together (`RequestReads.inbox`).
     func inbox(_ request: Request, _ context: AppRequestContext) async throws -> Page<InboxItem> {
         let token = try auth.token(request)
         let page: PageRequest

@@ -1,5 +1,5 @@
 /// The hot read path of `Visibility`: the caller's token, the route and what deciding its
-/// visibility needs, read in one pool job (`RequestReads`), then the same rules as
+/// visibility needs, read together (`RequestReads`), then the same rules as
 /// `Authenticator.user` and `readable(_:by:)`, and the reader's lens.
 extension Visibility {
     /// A route a caller may read, and how they see it.
@@ -25,7 +25,7 @@ extension Visibility {
 
     /// The route `id` if the caller of `token` owns it, for a write: `401` for a bad token, else
     /// `404` (`RouteNotVisible`), or `403` (`NotRouteOwner`) when it is only shared with them —
-    /// `Authenticator.user` and `owned(_:by:)` in one pool job, one thread hand-off fewer per append.
+    /// `Authenticator.user` and `owned(_:by:)` with the reads of `RequestReads.route`.
     func owned(_ id: String, token: String, auth: Authenticator) async throws -> RouteRecord {
         let found = try await RequestReads(routes: routes).route(id, token: token)
         let user = try auth.accept(token, found: found.user)

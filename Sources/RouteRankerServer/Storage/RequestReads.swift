@@ -2,18 +2,19 @@ import Foundation
 import Mongo
 import RouteRankerCore
 
-/// The reads a hot request starts with, run as one pool job: the same queries as the repositories
-/// make (by index or `_id`), one after the other on one client, but one trip to a pool thread and
-/// back instead of one per query — the thread hand-offs (two wake-ups each) were the largest cost
-/// of a friend's route read in the profile. Nothing is cached: every request reads the caller's
-/// user document and the route afresh, so a rotated token, a revoked share or a deleted route stops
-/// working at once.
+/// The reads a hot request starts with: the caller's user document and the route (or a page of
+/// the inbox), the same queries as the repositories make, by index or `_id`. Nothing is cached:
+/// every request reads the caller and the route afresh, so a rotated token, a revoked share or a
+/// deleted route stops working at once.
 ///
-/// Each database round trip costs this process about 0.1 ms of CPU, so the reads are laid out to
-/// need few: a token names its user (`UserToken`) and a route lists its readers
+/// Each database round trip costs this process a thread's sleep and wake-up, so the reads are laid
+/// out to need few: a token names its user (`UserToken`) and a route lists its readers
 /// (`RouteRecord.readers`), so a friend's route read is the route, then the caller and the owner
-/// together by `_id` — two trips. What is read for a token that then fails its check is dropped
-/// unseen (`Authenticator.accept`), and routes are decoded only after that check (`StoredRoute`).
+/// together by `_id`. Both `_id` reads are coalesced with the same reads of concurrent requests
+/// (`MongoCollection.documents(ids:)`): alone, a request makes its two round trips; under load,
+/// one query of each serves every request that asked while the one before it was under way. What
+/// is read for a token that then fails its check is dropped unseen (`Authenticator.accept`), and
+/// routes are decoded only after that check (`StoredRoute`).
 struct RequestReads: Sendable {
     let database: MongoDatabase
 
@@ -37,36 +38,37 @@ struct RequestReads: Sendable {
     }
 
     /// The caller of `token` and the route `id`, with its owner's zones when the caller is someone
-    /// else: two round trips for a token that names its user, three for an older one.
+    /// else: for a token that names its user, the route by `_id`, then the caller and the owner by
+    /// `_id`, each read coalesced with the same reads of concurrent requests
+    /// (`MongoCollection.documents(ids:)`): two round trips for a request alone, a share of two under
+    /// load. An older token takes three, in one pool job.
     func route(_ id: String, token: String) async throws -> RouteLookup {
-        let named = UserToken(token)
-        if named == .malformed { return RouteLookup() }
-        return try await database.job { job in
+        switch UserToken(token) {
+        case .malformed:
+            return RouteLookup()
+        case .named(let caller):
             var found = RouteLookup()
-            let users = job.collection("users")
-            switch named {
-            case .named(let caller):
-                found.route = try Self.route(id, job)
-                let owner = found.route?.owner
-                let ids = [caller] + (owner.map { $0 == caller ? [] : [$0] } ?? [])
-                // One id (the owner's own route): an equality, which every database answers from the index.
-                let filter: BSONDocument =
-                    ids.count == 1 ? ["_id": .string(caller)] : ["_id": ["$in": .array(ids.map { .string($0) })]]
-                for document in try users.find(filter) {
-                    guard let userID = document.string("_id") else { continue }
-                    if userID == caller { found.user = UserRepository.record(document) }
-                    if userID == owner, userID != caller { found.ownerPrivacy = Self.privacy(document) }
-                }
-            case .unnamed, .malformed:
+            if RouteID.isPlausible(id) {
+                found.route = try await database.collection("routes").documents(ids: [id])[id].map(StoredRoute.init)
+            }
+            let owner = found.route?.owner
+            let ids = [caller] + (owner.map { $0 == caller ? [] : [$0] } ?? [])
+            let users = try await database.collection("users").documents(ids: ids)
+            found.user = users[caller].flatMap(UserRepository.record)
+            if let owner, owner != caller { found.ownerPrivacy = users[owner].map(Self.privacy) }
+            return found
+        case .unnamed:
+            return try await database.job { job in
+                var found = RouteLookup()
                 guard let user = try Self.user(tokenHash: Secret.hash(token), job) else { return found }
                 found.user = user
                 found.route = try Self.route(id, job)
                 guard let owner = found.route?.owner, owner != user.id else { return found }
-                found.ownerPrivacy = try users.findOne(
+                found.ownerPrivacy = try job.collection("users").findOne(
                     ["_id": .string(owner)], projection: ["privacy_zones": 1, "zones_version": 1]
                 ).map(Self.privacy)
+                return found
             }
-            return found
         }
     }
 
@@ -85,12 +87,14 @@ struct RequestReads: Sendable {
     }
 
     /// The caller of `token`, a page of their inbox (`ShareRepository.inbox`), its routes, their
-    /// owners (names and zones, in the caller's query when the token names its user), and the
-    /// inbox's size: four round trips (five for an older token).
+    /// owners (names and zones, read with the caller when the token names its user), and the
+    /// inbox's size: the page and the count in one pool job, then the routes and the users by `_id`,
+    /// each coalesced with the same reads of concurrent requests (`MongoCollection.documents(ids:)`):
+    /// four round trips for a request alone (five for an older token), fewer under load.
     func inbox(token: String, after: (Date, String)?, limit: Int) async throws -> InboxLookup {
         let named = UserToken(token)
         if named == .malformed { return InboxLookup() }
-        return try await database.job { job in
+        var found = try await database.job { job in
             var found = InboxLookup()
             let caller: String
             switch named {
@@ -104,27 +108,29 @@ struct RequestReads: Sendable {
             found.shares = try shares.find(
                 ShareRepository.inboxFilter(of: caller, after: after), sort: ["shared_at": -1, "_id": 1], limit: limit
             ).compactMap(ShareRepository.record)
-            let ids = Set(found.shares.map(\.route)).filter(RouteID.isPlausible)
-            if !ids.isEmpty {
-                for document in try job.collection("routes").find(["_id": ["$in": .array(ids.map { .string($0) })]]) {
-                    guard let id = document.string("_id") else { continue }
-                    found.routes[id] = StoredRoute(document: document)
-                }
-            }
-            var users = Set(found.shares.map(\.owner))
-            if found.user == nil { users.insert(caller) }
-            if !users.isEmpty {
-                for document in try job.collection("users").find(["_id": ["$in": .array(users.map { .string($0) })]]) {
-                    guard let id = document.string("_id") else { continue }
-                    if id == caller, found.user == nil { found.user = UserRepository.record(document) }
-                    guard let name = document.string("name") else { continue }
-                    let privacy = Self.privacy(document)
-                    found.owners[id] = (name, privacy.zones, privacy.version)
-                }
-            }
             found.total = try shares.count(["to": .string(caller)])
             return found
         }
+        let caller: String
+        switch named {
+        case .named(let user): caller = user
+        case .unnamed, .malformed:
+            guard let user = found.user else { return found }
+            caller = user.id
+        }
+        let routeIDs = Array(Set(found.shares.map(\.route)).filter(RouteID.isPlausible))
+        for (id, document) in try await database.collection("routes").documents(ids: routeIDs) {
+            found.routes[id] = StoredRoute(document: document)
+        }
+        var userIDs = Set(found.shares.map(\.owner))
+        if found.user == nil { userIDs.insert(caller) }
+        for (id, document) in try await database.collection("users").documents(ids: Array(userIDs)) {
+            if id == caller, found.user == nil { found.user = UserRepository.record(document) }
+            guard let name = document.string("name") else { continue }
+            let privacy = Self.privacy(document)
+            found.owners[id] = (name, privacy.zones, privacy.version)
+        }
+        return found
     }
 
     private static func user(tokenHash: Data, _ job: MongoJob) throws -> UserRecord? {

@@ -1,0 +1,123 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import Mongo
+
+/// `MongoCollection.documents(ids:)`: concurrent reads of one collection share queries, every
+/// caller gets exactly its documents, read after it asked, and a failed query fails its callers.
+@Suite struct CoalescedReadsTests {
+    @Test func aCallerAloneGetsItsDocuments() async throws {
+        try await TestDatabase.with("coalesced_alone") { db in
+            let items = db.collection("items")
+            try await items.insertMany((0..<5).map { ["_id": .string("i\($0)"), "n": .int($0)] })
+            let found = try await items.documents(ids: ["i1", "i3", "i3", "nope"])
+            #expect(found.keys.sorted() == ["i1", "i3"])
+            #expect(found["i3"]?.int("n") == 3)
+            #expect(try await items.documents(ids: []).isEmpty)
+        }
+    }
+
+    /// 400 callers at once, each asking for its own few ids: every one gets exactly its documents,
+    /// and the queries sent are far fewer than the callers.
+    @Test func concurrentCallersShareQueries() async throws {
+        try await TestDatabase.with("coalesced_many") { db in
+            let items = db.collection("items")
+            try await items.insertMany((0..<200).map { ["_id": .string("i\($0)"), "n": .int($0)] })
+            let reads = db.client.coalescedReads(of: items)
+            let before = reads.queriesSent
+            let callers = 400
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for caller in 0..<callers {
+                    group.addTask {
+                        // Three ids of which one does not exist; neighbouring callers overlap.
+                        let ids = ["i\(caller % 200)", "i\((caller * 7 + 1) % 200)", "missing\(caller)"]
+                        let found = try await items.documents(ids: ids)
+                        let wanted = Set(ids.dropLast())
+                        #expect(Set(found.keys).isSuperset(of: wanted))
+                        for id in wanted { #expect(found[id]?.string("_id") == id) }
+                        #expect(found["missing\(caller)"] == nil)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let sent = reads.queriesSent - before
+            #expect(sent >= 1)
+            #expect(sent < callers / 2, "\(sent) queries for \(callers) concurrent callers")
+        }
+    }
+
+    /// Nothing is cached: while other callers keep queries under way (so that each read below joins
+    /// a batch), every read sees the write acknowledged just before it. (Three readers, not more:
+    /// the test database is shared with the whole suite.)
+    @Test func everyReadSeesTheWritesAcknowledgedBeforeIt() async throws {
+        try await TestDatabase.with("coalesced_fresh") { db in
+            let items = db.collection("items")
+            try await items.insertMany([["_id": "watched", "v": 0], ["_id": "other", "v": 0]])
+            let reads = db.client.coalescedReads(of: items)
+            let before = reads.queriesSent
+            let stop = StopFlag()
+            let background = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        var count = 0
+                        while !stop.isSet {
+                            _ = try await items.documents(ids: ["other"])
+                            count += 1
+                        }
+                        return count
+                    }
+                }
+                for version in 1...40 {
+                    try await items.updateOne(filter: ["_id": "watched"], update: ["$set": ["v": .int(version)]])
+                    let seen = try await items.documents(ids: ["watched", "other"])["watched"]?.int("v")
+                    #expect(seen == version)
+                }
+                stop.set()
+                return try await group.reduce(0, +)
+            }
+            // Reads did share queries, so the reads above were checked while joining batches.
+            #expect(reads.queriesSent - before < background + 40)
+        }
+    }
+
+    /// A database that does not answer: the caller whose query is under way and every caller
+    /// gathered behind it get `.unavailable`, the gathered ones without a selection timeout of
+    /// their own.
+    @Test func aDatabaseThatDoesNotAnswerFailsEveryWaitingCaller() async throws {
+        let client = try MongoClient(
+            uri: "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500&connectTimeoutMS=500",
+            logger: Logger(label: "t"))
+        defer { client.shutdown() }
+        let items = MongoDatabase(client: client, name: "unused").collection("items")
+        let started = ContinuousClock.now
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for caller in 0..<40 {
+                group.addTask {
+                    do {
+                        _ = try await items.documents(ids: ["i\(caller)"])
+                        return false
+                    } catch let error as MongoError {
+                        if case .unavailable = error { return true }
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.count == 40)
+        #expect(outcomes.allSatisfy { $0 })
+        // One selection timeout for the query under way, at most one more for a caller that came
+        // after it failed (0.5 s each; measured 0.5 s alone, up to 4.4 s under the whole suite's
+        // load); 40 in turn would take 20 s.
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+}
+
+/// A flag the test's readers poll, set once to stop them.
+private final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
+}
