@@ -51,19 +51,26 @@ public struct DownloadWriter: Sendable {
     public mutating func chunk(_ points: some Sequence<TrackPoint>) -> String {
         switch format {
         case .json:
-            var out = ""
-            out.reserveCapacity(points.underestimatedCount * 80)
-            for p in points {
-                if wroteJSONPoint { out.append(",") }
-                wroteJSONPoint = true
-                JSONPoints.append(p, to: &out)
-            }
-            return out
+            var out: [UInt8] = []
+            chunk(points, into: &out)
+            return String(decoding: out, as: UTF8.self)
         case .ndjson: return NDJSONPointWriter.lines(points)
         case .text: return text.chunk(points)
         case .gpx: return gpx.chunk(points)
         case .geojson: return geojson.chunk(points)
         case .csv: return CSVPointWriter.rows(points)
+        }
+    }
+
+    /// Appends ``chunk(_:)`` of the next points to `out` as UTF-8 bytes; JSON is written as bytes
+    /// from the start (the hot download), the other formats copied from their text.
+    public mutating func chunk(_ points: some Sequence<TrackPoint>, into out: inout [UInt8]) {
+        guard format == .json else { return out.append(contentsOf: chunk(points).utf8) }
+        out.reserveCapacity(out.count + points.underestimatedCount * 80)
+        for p in points {
+            if wroteJSONPoint { out.append(UInt8(ascii: ",")) }
+            wroteJSONPoint = true
+            JSONPoints.append(p, to: &out)
         }
     }
 

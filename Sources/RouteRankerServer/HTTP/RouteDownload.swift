@@ -11,6 +11,10 @@ struct RouteDownload: ResponseGenerator {
     /// The route's committed points, in order.
     var points: @Sendable () -> AsyncThrowingStream<[TrackPoint], any Error>
 
+    /// The size at which gathered output is written: a bucket's worth of points in any format, so
+    /// memory stays bounded by about one bucket whatever the route's length.
+    private static let flushAt = 64 * 1024
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let raw = request.query["format"] ?? "json"
         guard let format = DownloadFormat(rawValue: raw) else {
@@ -25,13 +29,20 @@ struct RouteDownload: ResponseGenerator {
         let chunks = points()
         let writer = DownloadWriter(format: format, id: route.id, name: route.name, annotations: annotations)
         let body = ResponseBody { bodyWriter in
+            // The pieces gather into writes of at least `flushAt` bytes (each write is a trip to
+            // the connection's event loop): a route with no full bucket goes out in one.
             var writer = writer
-            try await bodyWriter.write(ByteBuffer(string: writer.header()))
+            var pending = Array(writer.header().utf8)
             for try await chunk in chunks {
                 let visible = lens.zones.isEmpty ? chunk : chunk.filter { !lens.hides($0) }
-                try await bodyWriter.write(ByteBuffer(string: writer.chunk(visible)))
+                writer.chunk(visible, into: &pending)
+                if pending.count >= Self.flushAt {
+                    try await bodyWriter.write(ByteBuffer(bytes: pending))
+                    pending.removeAll(keepingCapacity: true)
+                }
             }
-            try await bodyWriter.write(ByteBuffer(string: writer.footer()))
+            pending.append(contentsOf: writer.footer().utf8)
+            try await bodyWriter.write(ByteBuffer(bytes: pending))
             try await bodyWriter.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
