@@ -153,6 +153,16 @@ public enum DecimalNumbers {
         fixed.write(to: &out)
     }
 
+    /// Appends the text of `x` if it takes the fixed-point path (``FixedPoint``), which is then
+    /// byte for byte `description`'s without a trailing `.0`; false, appending nothing, otherwise.
+    /// For writers that follow `description` rather than this type's positional rule (the JSON API,
+    /// as `JSONEncoder` writes numbers).
+    public static func appendFixedPoint(_ x: Double, to out: inout [UInt8]) -> Bool {
+        guard let fixed = FixedPoint(x) else { return false }
+        fixed.write(to: &out)
+        return true
+    }
+
     /// What `description` wrote, told apart in one pass over its bytes (the generic `contains` and
     /// `hasSuffix` on a string cost more than the number's own conversion).
     private enum Shape {

@@ -71,9 +71,27 @@ import Testing
         var values: [Double] = [0, -0.0, 5, 5.5, 0.1, 1e20, 1e21, 1e-7, 1e16, 2.5e-5, 123_456_789.123, .ulpOfOne]
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<2000 { values.append(Double(bitPattern: rng.next())) }
+        // Numbers with few decimals, as routes hold them, take the fixed-point path.
+        for _ in 0..<2000 {
+            let scale = [1.0, 10, 100, 1e3, 1e5, 1e7][Int.random(in: 0..<6, using: &rng)]
+            values.append(Double(Int64.random(in: -2_000_000_000...2_000_000_000, using: &rng)) / scale)
+        }
         values = values.filter(\.isFinite)
         #expect(try direct(Numbers(values: values)) == encoded(Numbers(values: values)))
         var writer = JSONWriter()
         #expect(throws: EncodingError.self) { try writer.double(.nan) }
+    }
+
+    /// Base64url without padding, as Foundation's base64 with `+/` swapped for `-_` and `=` dropped,
+    /// and back.
+    @Test func base64URLMatchesFoundationsAlphabetSwapped() {
+        var rng = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == Data(bytes))
+        }
     }
 }

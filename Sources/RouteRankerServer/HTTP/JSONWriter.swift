@@ -1,4 +1,5 @@
 import Foundation
+import RouteRankerCore
 
 /// A response body that writes its JSON itself, byte for byte what `JSONEncoder.api` would write
 /// (keys sorted, `snake_case`, the same numbers and escapes), for the hot reads: the generic
@@ -75,6 +76,9 @@ struct JSONWriter {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: [], debugDescription: "Unable to encode \(value) directly in JSON."))
         }
+        // Most numbers (coordinates, distances, seconds) have few decimals: written without
+        // making `description`'s string, to the same bytes.
+        if DecimalNumbers.appendFixedPoint(value, to: &bytes) { return }
         let text = value.description
         if text.hasSuffix(".0") {
             bytes.append(contentsOf: text.utf8.dropLast(2))

@@ -5,10 +5,18 @@ import Foundation
 /// base64url without padding (RFC 4648 §5): tokens, link secrets and list cursors.
 enum Base64URL {
     static func encode(_ data: some Sequence<UInt8>) -> String {
-        Data(data).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // One pass over base64's bytes (three `replacingOccurrences` were 3 % of an inbox page,
+        // which encodes its next-page cursor).
+        var bytes: [UInt8] = []
+        for byte in Data(data).base64EncodedString().utf8 {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The bytes of `text`, or `nil` if it is not base64url (padding optional).
