@@ -69,16 +69,18 @@ public enum DecimalNumbers {
         init?(_ x: Double) {
             let magnitude = x.magnitude
             guard magnitude >= 0.001, magnitude < 1e15, x.significandBitPattern != 0 else { return nil }
+            let ulp = magnitude.ulp
             var scale = 1.0
             for k in 0...15 {
                 let product = magnitude * scale
                 guard product < 4_503_599_627_370_496 else { return nil }  // 2^52
                 let m = product.rounded(.toNearestOrEven)
                 // A decimal c/10^k that reads back as x lies within ulp(x)/2 of it, so c lies within
-                // ulp(x)·10^k/2 + ulp(product)/2 of `product`; twice that is `reach`. When `m` is
-                // farther and `reach` is under ½ (so `m ± 1`, at least ½ away, are farther too), no
-                // decimal of this length reads back: on to the next without dividing.
-                let reach = magnitude.ulp * scale + product.ulp
+                // ulp(x)·10^k/2 + ulp(product)/2 of `product`; `reach` is more than twice that
+                // (product·2^-52 ≥ ulp(product)). When `m` is farther and `reach` is under ½ (so
+                // `m ± 1`, at least ½ away, are farther too), no decimal of this length reads
+                // back: on to the next without dividing.
+                let reach = ulp * scale + product * 0x1p-52
                 if reach < 0.5, (m - product).magnitude > reach {
                     scale *= 10
                     continue
