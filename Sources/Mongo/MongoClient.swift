@@ -197,7 +197,8 @@ public final class MongoClient: Service, @unchecked Sendable {
             // One query under way per collection, while the next batch gathers: measured with 16
             // connections on a friend's route read, one in flight gave batches twice as large and
             // 0.150 ms of CPU per request, two 0.169 ms, four 0.243 ms (README, "Benchmarks").
-            let made = CoalescedReads(collection: collection, maxInFlight: 1, maxBatch: 100)
+            // Callers waiting are bounded like the pool's calls waiting for a client.
+            let made = CoalescedReads(maxInFlight: 1, maxBatch: 100, maxWaiting: threads.maxWaiting)
             coalescers[key] = made
             return made
         }

@@ -45,9 +45,10 @@ public struct MongoCollection: Sendable {
 
     /// The documents whose `_id` is one of `ids` (string ids), by `_id`, read in one query together
     /// with the ids that concurrent callers ask for (`CoalescedReads`): under load, one round trip
-    /// serves many requests. Every document is read after this call began; nothing is cached.
+    /// serves many requests. Every document is read after this call began; nothing is cached. The
+    /// result may also hold documents that concurrent callers asked for.
     public func documents(ids: [String]) async throws -> [String: BSONDocument] {
-        try await database.client.coalescedReads(of: self).documents(ids)
+        try await database.client.coalescedReads(of: self).documents(ids, in: self)
     }
 
     /// The first document matching `filter` (in natural order), or nil.

@@ -19,7 +19,7 @@ import Testing
         }
     }
 
-    /// 400 callers at once, each asking for its own few ids: every one gets exactly its documents,
+    /// 200 callers at once (the client lets 256 wait), each asking for its own few ids: every one gets exactly its documents,
     /// and the queries sent are far fewer than the callers.
     @Test func concurrentCallersShareQueries() async throws {
         try await TestDatabase.with("coalesced_many") { db in
@@ -27,7 +27,7 @@ import Testing
             try await items.insertMany((0..<200).map { ["_id": .string("i\($0)"), "n": .int($0)] })
             let reads = db.client.coalescedReads(of: items)
             let before = reads.queriesSent
-            let callers = 400
+            let callers = 200
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for caller in 0..<callers {
                     group.addTask {
@@ -80,6 +80,45 @@ import Testing
             // Reads did share queries, so the reads above were checked while joining batches.
             #expect(reads.queriesSent - before < background + 40)
         }
+    }
+
+    /// A caller asking for more ids than a batch holds gets all of them, read in parts.
+    @Test func aLongListIsReadInParts() async throws {
+        try await TestDatabase.with("coalesced_long") { db in
+            let items = db.collection("items")
+            try await items.insertMany((0..<250).map { ["_id": .string("i\($0)")] })
+            let reads = db.client.coalescedReads(of: items)
+            let before = reads.queriesSent
+            let found = try await items.documents(ids: (0..<250).map { "i\($0)" })
+            #expect(found.count == 250)
+            #expect(reads.queriesSent - before == 3)
+        }
+    }
+
+    /// Past `maxWaiting` callers in pending batches, a caller is refused at once with
+    /// `.overloaded`; those already waiting are answered once the database is reached.
+    @Test func callersPastTheBoundAreRefusedAndTheOthersAnswered() async throws {
+        let uri = try #require(ProcessInfo.processInfo.environment["MONGODB_URI"], "\(TestDatabase.MissingURI())")
+        let separator = uri.contains("?") ? "&" : "?"
+        let client = try MongoClient(uri: uri + separator + "maxPoolSize=1", logger: Logger(label: "coalesced"))
+        defer { client.shutdown() }
+        let items = MongoDatabase(client: client, name: "mt_coalesced_bound_\(UUID().uuidString.prefix(8))")
+            .collection("items")
+        try await items.insertOne(["_id": "a"])
+        let reads = CoalescedReads(maxInFlight: 1, maxBatch: 100, maxWaiting: 3)
+        let release = client.threads.occupySlot()  // the one client is busy: the first read queues
+        let first = Task { try await reads.documents(["a"], in: items) }
+        var waiting: [Task<[String: BSONDocument], any Error>] = []
+        for _ in 0..<3 {
+            waiting.append(Task { try await reads.documents(["a"], in: items) })
+        }
+        while reads.callersWaiting < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        await #expect(throws: MongoError.overloaded(waiting: 3)) { try await reads.documents(["a"], in: items) }
+        release.signal()
+        #expect(try await first.value["a"] != nil)
+        for task in waiting { #expect(try await task.value["a"] != nil) }
+        #expect(reads.callersWaiting == 0)
+        try await items.database.drop()
     }
 
     /// A database that does not answer: the caller whose query is under way and every caller

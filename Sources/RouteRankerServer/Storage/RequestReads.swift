@@ -118,13 +118,18 @@ struct RequestReads: Sendable {
             guard let user = found.user else { return found }
             caller = user.id
         }
+        // The coalesced reads may also return documents other requests asked for: only this
+        // page's are taken.
         let routeIDs = Array(Set(found.shares.map(\.route)).filter(RouteID.isPlausible))
-        for (id, document) in try await database.collection("routes").documents(ids: routeIDs) {
-            found.routes[id] = StoredRoute(document: document)
+        let routes = try await database.collection("routes").documents(ids: routeIDs)
+        for id in routeIDs {
+            if let document = routes[id] { found.routes[id] = StoredRoute(document: document) }
         }
         var userIDs = Set(found.shares.map(\.owner))
         if found.user == nil { userIDs.insert(caller) }
-        for (id, document) in try await database.collection("users").documents(ids: Array(userIDs)) {
+        let users = try await database.collection("users").documents(ids: Array(userIDs))
+        for id in userIDs {
+            guard let document = users[id] else { continue }
             if id == caller, found.user == nil { found.user = UserRepository.record(document) }
             guard let name = document.string("name") else { continue }
             let privacy = Self.privacy(document)
