@@ -62,9 +62,11 @@ public struct DownloadWriter: Sendable {
         }
     }
 
-    /// Appends ``chunk(_:)`` of the next points to `out` as UTF-8 bytes; JSON is written as bytes
-    /// from the start (the hot download), the other formats copied from their text.
+    /// Appends ``chunk(_:)`` of the next points to `out` as UTF-8 bytes; JSON and NDJSON are
+    /// written as bytes from the start (the hot downloads), the other formats copied from their
+    /// text.
     public mutating func chunk(_ points: some Sequence<TrackPoint>, into out: inout [UInt8]) {
+        if format == .ndjson { return NDJSONPointWriter.append(points, to: &out) }
         guard format == .json else { return out.append(contentsOf: chunk(points).utf8) }
         out.reserveCapacity(out.count + points.underestimatedCount * 80)
         for p in points {

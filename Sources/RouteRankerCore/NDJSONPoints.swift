@@ -59,11 +59,16 @@ public struct NDJSONPointReader: Sendable {
 public enum NDJSONPointWriter {
     /// The lines of `points`, each ending with `\n`.
     public static func lines(_ points: some Sequence<TrackPoint>) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        append(points, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``lines(_:)`` to `out` as UTF-8 bytes.
+    public static func append(_ points: some Sequence<TrackPoint>, to out: inout [UInt8]) {
         for p in points {
-            out += JSONPoints.object(p)
-            out += "\n"
+            JSONPoints.append(p, to: &out)
+            out.append(UInt8(ascii: "\n"))
         }
-        return out
     }
 }
