@@ -62,11 +62,12 @@ public struct DownloadWriter: Sendable {
         }
     }
 
-    /// Appends ``chunk(_:)`` of the next points to `out` as UTF-8 bytes; JSON and NDJSON are
+    /// Appends ``chunk(_:)`` of the next points to `out` as UTF-8 bytes; JSON, NDJSON and GPX are
     /// written as bytes from the start (the hot downloads), the other formats copied from their
     /// text.
     public mutating func chunk(_ points: some Sequence<TrackPoint>, into out: inout [UInt8]) {
         if format == .ndjson { return NDJSONPointWriter.append(points, to: &out) }
+        if format == .gpx { return gpx.chunk(points, into: &out) }
         guard format == .json else { return out.append(contentsOf: chunk(points).utf8) }
         out.reserveCapacity(out.count + points.underestimatedCount * 80)
         for p in points {

@@ -35,23 +35,30 @@ public struct GPXWriter: Sendable {
 
     /// The `trkpt` elements of `points`.
     public func chunk(_ points: some Sequence<TrackPoint>) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        chunk(points, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends ``chunk(_:)`` of `points` to `out` as UTF-8 bytes (a download writes bytes; a
+    /// `String` per point was most of a GPX download's CPU).
+    public func chunk(_ points: some Sequence<TrackPoint>, into out: inout [UInt8]) {
+        out.reserveCapacity(out.count + points.underestimatedCount * 100)
         for p in points {
-            out += "<trkpt lat=\""
+            out.append(literal: "<trkpt lat=\"")
             DecimalNumbers.append(p.lat, to: &out)
-            out += "\" lon=\""
+            out.append(literal: "\" lon=\"")
             DecimalNumbers.append(p.lon, to: &out)
-            out += "\">"
+            out.append(literal: "\">")
             if let ele = p.ele {
-                out += "<ele>"
+                out.append(literal: "<ele>")
                 DecimalNumbers.append(ele, to: &out)
-                out += "</ele>"
+                out.append(literal: "</ele>")
             }
-            out += "<time>"
+            out.append(literal: "<time>")
             RFC3339.append(p.t, to: &out)
-            out += "</time></trkpt>\n"
+            out.append(literal: "</time></trkpt>\n")
         }
-        return out
     }
 
     /// Closes the track and the document.

@@ -30,6 +30,35 @@ public enum RFC3339 {
         out += general(t)
     }
 
+    /// Appends ``format(_:)`` of `t` to `out` as UTF-8 bytes (the hot path of every GPX download):
+    /// the seconds and the fraction's digits from ``DecimalNumbers/FixedPoint`` where it applies,
+    /// which is `description`'s shortest text without making a string of it.
+    public static func append(_ t: Double, to out: inout [UInt8]) {
+        guard t.sign == .plus, t < lastSecond, let fixed = DecimalNumbers.FixedPoint(t) else {
+            return out.append(contentsOf: format(t).utf8)
+        }
+        var scale: UInt64 = 1
+        for _ in 0..<fixed.fractionDigits { scale *= 10 }
+        let seconds = Int64(fixed.digits / scale)
+        var rest = fixed.digits % scale
+        // At most 15 fraction digits (`FixedPoint`).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { scratch in
+            let fraction = UnsafeMutableBufferPointer(rebasing: scratch[..<fixed.fractionDigits])
+            for i in stride(from: fixed.fractionDigits - 1, through: 0, by: -1) {
+                fraction[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            let count = dateTimeLength(fraction: fraction.count)
+            let start = out.count
+            out.append(contentsOf: repeatElement(0, count: count))
+            out.withUnsafeMutableBufferPointer { buffer in
+                _ = writeDateTime(
+                    seconds, fraction: UnsafeBufferPointer(fraction),
+                    into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+            }
+        }
+    }
+
     /// `2026-11-21T23:31:59.123Z`: exactly milliseconds, truncated (the API's timestamps). The
     /// time is first rounded to the microsecond, so that `…0.123` stored as `…0.12299999` stays `.123`.
     public static func formatMilliseconds(_ t: Double) -> String {
@@ -56,36 +85,44 @@ public enum RFC3339 {
     private static func appendDateTime(
         _ seconds: Int64, fraction: some Collection<UInt8>, to out: inout String
     ) {
+        out += String(unsafeUninitializedCapacity: dateTimeLength(fraction: fraction.count)) { buffer in
+            writeDateTime(seconds, fraction: fraction, into: buffer)
+        }
+    }
+
+    /// How many bytes `writeDateTime` writes for a fraction of `fraction` digits.
+    private static func dateTimeLength(fraction: Int) -> Int { 21 + max(3, fraction) }
+
+    /// Writes what `appendDateTime` appends at the start of `buffer` (at least
+    /// `dateTimeLength` bytes); returns how many bytes it wrote.
+    private static func writeDateTime(
+        _ seconds: Int64, fraction: some Collection<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
         let days = seconds / 86_400
         let secondOfDay = seconds - days * 86_400
         let (y, m, d) = civil(fromDays: days)
-        let count = 21 + max(3, fraction.count)
-        let text = String(unsafeUninitializedCapacity: count) { buffer in
-            var i = 0
-            func put(_ value: Int64, _ width: Int) {
-                var v = value
-                for k in stride(from: width - 1, through: 0, by: -1) {
-                    buffer[i + k] = UInt8(48 + v % 10)
-                    v /= 10
-                }
-                i += width
+        var i = 0
+        func put(_ value: Int64, _ width: Int) {
+            var v = value
+            for k in stride(from: width - 1, through: 0, by: -1) {
+                buffer[i + k] = UInt8(48 + v % 10)
+                v /= 10
             }
-            func put(_ byte: Character) {
-                buffer[i] = byte.asciiValue!
-                i += 1
-            }
-            put(y, 4); put("-"); put(m, 2); put("-"); put(d, 2); put("T")
-            put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
-            put(".")
-            for digit in fraction {
-                buffer[i] = digit
-                i += 1
-            }
-            for _ in fraction.count..<max(3, fraction.count) { put("0") }
-            put("Z")
-            return i
+            i += width
         }
-        out += text
+        // Bytes, not `Character`s: reading a character's ASCII value was a tenth of a GPX download.
+        func put(_ byte: UInt8) {
+            buffer[i] = byte
+            i += 1
+        }
+        put(y, 4); put(UInt8(ascii: "-")); put(m, 2); put(UInt8(ascii: "-")); put(d, 2); put(UInt8(ascii: "T"))
+        put(secondOfDay / 3600, 2); put(UInt8(ascii: ":")); put(secondOfDay / 60 % 60, 2); put(UInt8(ascii: ":"))
+        put(secondOfDay % 60, 2)
+        put(UInt8(ascii: "."))
+        for digit in fraction { put(digit) }
+        for _ in fraction.count..<max(3, fraction.count) { put(UInt8(ascii: "0")) }
+        put(UInt8(ascii: "Z"))
+        return i
     }
 
     /// ``format(_:)`` for any finite `t`, negative times and years past 9999 included.

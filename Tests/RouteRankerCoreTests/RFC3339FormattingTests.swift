@@ -13,6 +13,7 @@ import Testing
             0, 0.5, 0.001, 0.0001, 1e-7, 59.999, 86_399.999_999, 86_400, 951_782_400, 1_700_000_000,
             1_700_000_000.1234567, 1_732_550_400.123, 253_402_300_799, 253_402_300_799.999, 253_402_300_800,
             253_402_300_801.5, 1e15, 1e17, -0.0, -1.25, -86_400.5, -62_135_596_800,
+            1_073_741_824, 2_147_483_648, 4_294_967_296.5, 0.000_5, 1_700_000_000.000_001,
         ]
         for _ in 0..<20_000 {
             let seconds = Double(Int64.random(in: 0..<253_402_300_800, using: &rng))
@@ -32,6 +33,9 @@ import Testing
             var appended = "<time>"
             RFC3339.append(t, to: &appended)
             #expect(appended == "<time>" + RFC3339.general(t), "\(t)")
+            var bytes = Array("<time>".utf8)
+            RFC3339.append(t, to: &bytes)
+            #expect(bytes == Array(("<time>" + RFC3339.general(t)).utf8), "\(t)")
         }
     }
 

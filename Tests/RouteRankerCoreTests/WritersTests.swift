@@ -82,6 +82,33 @@ import Testing
         #expect(try GPXReader.read(Data(empty.utf8)).points.isEmpty)
     }
 
+    /// The bytes a GPX download writes, point by point, against the text built from the shared
+    /// number and time formats.
+    @Test func gpxBytesAreTheTrackPointsText() {
+        var rng = SeededGenerator(seed: 20_261_126)
+        var points: [TrackPoint] = []
+        for i in 0..<3000 {
+            let t = 1_700_000_000 + Double(i) * [1, 0.5, 0.001, 1.234_567][i % 4]
+            let ele: Double? = i % 5 == 0 ? nil : (Double.random(in: -400..<9000, using: &rng) * 10).rounded() / 10
+            points.append(
+                TrackPoint(
+                    lat: Double.random(in: -90...90, using: &rng), lon: (Double(i) * 0.000_013 - 180),
+                    t: i % 7 == 0 ? Double.random(in: 0..<4e9, using: &rng) : t, ele: ele))
+        }
+        var expected = ""
+        for p in points {
+            expected += "<trkpt lat=\"\(DecimalNumbers.format(p.lat))\" lon=\"\(DecimalNumbers.format(p.lon))\">"
+            if let ele = p.ele { expected += "<ele>\(DecimalNumbers.format(ele))</ele>" }
+            expected += "<time>\(RFC3339.general(p.t))</time></trkpt>\n"
+        }
+        var w = DownloadWriter(format: .gpx, id: "r", name: nil)
+        var bytes: [UInt8] = []
+        w.chunk(points[..<1000], into: &bytes)
+        w.chunk(points[1000...], into: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        #expect(w.chunk(points) == expected)
+    }
+
     @Test func geojsonIsAFeatureWithALineStringAndCoordTimes() throws {
         var w = DownloadWriter(format: .geojson, id: "r1", name: "n")
         let doc = w.header() + w.chunk(Self.points[..<2]) + w.chunk(Self.points[2...]) + w.chunk([]) + w.footer()
