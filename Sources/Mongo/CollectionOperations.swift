@@ -35,6 +35,49 @@ struct CollectionOperations {
         }
     }
 
+    /// Inserts `documents` in one unordered command: what the database said of each, nil for
+    /// inserted. Throws only what concerns the command as a whole (nothing was said per document,
+    /// or the write concern was not met).
+    func insertEach(_ documents: [BSONDocument]) throws -> [MongoError?] {
+        guard !documents.isEmpty else { return [] }
+        let reply = ReplyBuffer()
+        var error = bson_error_t()
+        let ok = try withOptions(["ordered": false]) { options in
+            try withBSONPointers(documents) { pointers in
+                var pointers = pointers
+                return mongoc_collection_insert_many(
+                    collection, &pointers, pointers.count, options, reply.pointer, &error)
+            }
+        }
+        return try eachOutcome(ok: ok, error, reply, count: documents.count)
+    }
+
+    /// Applies one update of the first document matching each filter, in one unordered command:
+    /// what the database said of each statement (nil for none), and how many matched in all (the
+    /// reply does not say which).
+    func updateEach(_ statements: [(filter: BSONDocument, update: BSONDocument)]) throws -> (
+        errors: [MongoError?], matched: Int
+    ) {
+        guard !statements.isEmpty else { return ([], 0) }
+        let reply = ReplyBuffer()
+        var error = bson_error_t()
+        let ok = try withOptions(["ordered": false]) { options -> Bool in
+            let bulk = mongoc_collection_create_bulk_operation_with_opts(collection, options)!
+            defer { mongoc_bulk_operation_destroy(bulk) }
+            for statement in statements {
+                let added = try statement.filter.withBSONPointer { filter in
+                    try statement.update.withBSONPointer { update in
+                        mongoc_bulk_operation_update_one_with_opts(bulk, filter, update, nil, &error)
+                    }
+                }
+                guard added else { return false }
+            }
+            return mongoc_bulk_operation_execute(bulk, reply.pointer, &error) != 0
+        }
+        let errors = try eachOutcome(ok: ok, error, reply, count: statements.count)
+        return (errors, reply.document().int("nMatched") ?? 0)
+    }
+
     func update(
         filter: BSONDocument, update: MongoUpdate, upsert: Bool, arrayFilters: [BSONDocument]?, many: Bool
     ) throws -> UpdateResult {
@@ -167,6 +210,25 @@ struct CollectionOperations {
             throw MongoError(error, reply: reply.flatMap { try? BSONDocument(copying: $0) })
         }
         if !batch.isEmpty || batchSize == 0 { try body(batch) }
+    }
+
+    /// The per-statement errors of an unordered write's reply (`writeErrors`, by `index`); throws
+    /// the command's error when it failed otherwise, or when its write concern was not met.
+    private func eachOutcome(
+        ok: Bool, _ error: bson_error_t, _ reply: borrowing ReplyBuffer, count: Int
+    ) throws -> [MongoError?] {
+        var outcomes = [MongoError?](repeating: nil, count: count)
+        if ok { return outcomes }
+        let document = reply.document()
+        let writeErrors = (document.array("writeErrors") ?? []).compactMap(\.documentValue)
+        let concernFailed =
+            !(document.array("writeConcernErrors") ?? []).isEmpty || document.document("writeConcernError") != nil
+        guard !writeErrors.isEmpty, !concernFailed else { throw failure(error, reply) }
+        for item in writeErrors {
+            guard let index = item.int("index"), outcomes.indices.contains(index) else { throw failure(error, reply) }
+            outcomes[index] = MongoError(writeError: item)
+        }
+        return outcomes
     }
 
     private func failure(_ error: bson_error_t, _ reply: borrowing ReplyBuffer) -> MongoError {

@@ -51,6 +51,40 @@ public struct MongoCollection: Sendable {
         try await database.client.coalescedReads(of: self).documents(ids, in: self)
     }
 
+    /// Inserts one document, in one unordered `insert` with the documents that concurrent callers
+    /// insert into this collection meanwhile (`Coalescer`): under load, one command and one
+    /// journal commit serve many requests. Acknowledged, like `insertOne`, only once the command
+    /// is; a unique index conflict of this document throws `.duplicateKey`, and another caller's
+    /// conflict does not concern this one.
+    public func insertOneCoalesced(_ document: BSONDocument) async throws {
+        try await database.client.coalescedInserts(of: self).run(document) { documents in
+            try await run { try $0.insertEach(documents) }.map { $0.map { .failure($0) } ?? .success(()) }
+        }
+    }
+
+    /// One update statement of `updateOneCoalesced`: the first document matching `filter`, updated
+    /// with update operators.
+    public struct UpdateStatement: Sendable {
+        public var filter: BSONDocument
+        public var update: BSONDocument
+    }
+
+    /// Updates the first document matching `filter` with update operators, in one unordered
+    /// `update` with the statements that concurrent callers send to this collection meanwhile
+    /// (`Coalescer`). Whether it matched a document: true or false, or nil when the reply cannot
+    /// say: it counts matches only in total, so when some statements of a batch matched and some
+    /// did not, which did is for the caller to find out (say, by a value its update set). Use it
+    /// for updates whose statements, when they match, always change the document.
+    public func updateOneCoalesced(filter: BSONDocument, update: BSONDocument) async throws -> Bool? {
+        try await database.client.coalescedUpdates(of: self).run(UpdateStatement(filter: filter, update: update)) {
+            statements in
+            let (errors, matched) = try await run { try $0.updateEach(statements.map { ($0.filter, $0.update) }) }
+            let applied = errors.count { $0 == nil }
+            let verdict: Bool? = matched == applied ? true : matched == 0 ? false : nil
+            return errors.map { $0.map { .failure($0) } ?? .success(verdict) }
+        }
+    }
+
     /// The first document matching `filter` (in natural order), or nil.
     public func findOne(_ filter: BSONDocument, projection: BSONDocument? = nil) async throws -> BSONDocument? {
         try await find(filter, limit: 1, projection: projection).first

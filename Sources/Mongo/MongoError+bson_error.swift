@@ -45,6 +45,20 @@ extension MongoError {
         }
     }
 
+    /// Maps one entry of a reply's `writeErrors` (`code`, `errmsg`): what the server said of one
+    /// statement of a write with several.
+    init(writeError: BSONDocument) {
+        let code = writeError.int("code") ?? 0
+        let message = writeError.string("errmsg") ?? "write error \(code)"
+        if Self.duplicateKeyCodes.contains(code) {
+            self = .duplicateKey(message: message)
+        } else if Self.unavailableCodes.contains(code) {
+            self = .unavailable(message: message)
+        } else {
+            self = .other(code: code, domain: Int(MONGOC_ERROR_SERVER.rawValue), message: message)
+        }
+    }
+
     /// The codes in a reply's `writeErrors` and `writeConcernError(s)`, which may name a duplicate key
     /// when the top-level error does not.
     private static func replyCodes(_ reply: BSONDocument?) -> [Int] {

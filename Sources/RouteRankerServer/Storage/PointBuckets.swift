@@ -38,7 +38,8 @@ struct PointBuckets: Sendable {
             acc.append(point.acc.map(BSONValue.double) ?? .null)
         }
         do {
-            try await collection.insertOne([
+            // With the buckets concurrent requests insert meanwhile: one command, one commit.
+            try await collection.insertOneCoalesced([
                 "_id": .string("\(route):\(seq):\(writer)"),
                 "route": .string(route), "seq": .int(seq), "writer": .string(writer), "n": .int(points.count),
                 "t": .array(t), "lat": .array(lat), "lon": .array(lon), "ele": .array(ele), "acc": .array(acc),
