@@ -19,6 +19,9 @@ public struct NDJSONPointReader: Sendable {
     /// Reads the complete lines of `chunk` (with what was left over before) and returns their
     /// points in order; keeps a trailing partial line for the next call.
     public mutating func feed(_ chunk: some Sequence<UInt8>) throws -> [TrackPoint] {
+        // A body's chunks are contiguous: read them as a buffer, line by line, rather than a byte at
+        // a time through the generic sequence (that was most of parsing a live append).
+        if let points = try chunk.withContiguousStorageIfAvailable({ try feed(buffer: $0) }) { return points }
         var points: [TrackPoint] = []
         for b in chunk {
             if b == UInt8(ascii: "\n") {
@@ -29,6 +32,24 @@ public struct NDJSONPointReader: Sendable {
                 }
                 line.append(b)
             }
+        }
+        return points
+    }
+
+    /// `feed(_:)` of contiguous bytes: each line's bytes copied at once.
+    private mutating func feed(buffer: UnsafeBufferPointer<UInt8>) throws -> [TrackPoint] {
+        var points: [TrackPoint] = []
+        var start = 0
+        while start < buffer.count {
+            var end = start
+            while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
+            guard line.count + (end - start) <= Self.maxLineLength else {
+                throw FormatError.point(pointCount, key: nil, "line is longer than \(Self.maxLineLength) bytes")
+            }
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+            guard end < buffer.count else { break }
+            if let p = try takeLine() { points.append(p) }
+            start = end + 1
         }
         return points
     }

@@ -80,6 +80,34 @@ import Testing
         }
     }
 
+    /// Contiguous chunks (a request body's) are read line by line, other sequences byte by byte:
+    /// the same points, and the same bound on a line, to the byte.
+    @Test func contiguousAndByteByByteReadingAgree() throws {
+        let bytes = Array((Self.text + "\n\n" + Self.text).utf8)
+        var contiguous = NDJSONPointReader()
+        var generic = NDJSONPointReader()
+        var a: [TrackPoint] = []
+        var b: [TrackPoint] = []
+        for start in stride(from: 0, to: bytes.count, by: 13) {
+            let piece = bytes[start..<min(start + 13, bytes.count)]
+            a += try contiguous.feed(piece)
+            b += try generic.feed(piece.lazy.map { $0 })
+        }
+        a += try contiguous.finish()
+        b += try generic.finish()
+        #expect(a == b)
+        #expect(a.count == 6)
+        for length in [NDJSONPointReader.maxLineLength, NDJSONPointReader.maxLineLength + 1] {
+            let long = [UInt8](repeating: UInt8(ascii: " "), count: length)
+            var r1 = NDJSONPointReader()
+            var r2 = NDJSONPointReader()
+            let contiguousFailed = (try? r1.feed(long[..<100]) + r1.feed(long[100...])) == nil
+            let genericFailed = (try? r2.feed(long.lazy.map { $0 })) == nil
+            #expect(contiguousFailed == (length > NDJSONPointReader.maxLineLength))
+            #expect(genericFailed == contiguousFailed)
+        }
+    }
+
     @Test func writerRoundTrips() throws {
         let pts = [
             TrackPoint(lat: 46.05, lon: 14.5, t: 1_700_000_000, ele: 12, acc: 3.5),
