@@ -254,5 +254,21 @@ extension RouteTests {
                 #expect(summary["ended_at"] as? String == "9999-12-31T23:59:59.000Z")
             }
         }
+
+        /// A media type is matched without regard to case, parameters or the white space around it.
+        @Test func mediaTypesAreReadAsHTTPWritesThem() async throws {
+            try await withApp { client in
+                let token = try await client.register("ada")
+                let json = #"{"points":[{"lat":1,"lon":2,"t":3}]}"#
+                for type in ["Application/JSON", " application/json ;charset=UTF-8", "\tAPPLICATION/json\t; q=1"] {
+                    let response = try await client.send(
+                        .post, "/v1/routes", token: token, json: json, contentType: type)
+                    #expect(response.status == .created, "\(type)")
+                }
+                let refused = try await client.send(
+                    .post, "/v1/routes", token: token, json: json, contentType: "application/json-seq")
+                #expect(refused.status == .unsupportedMediaType)
+            }
+        }
     }
 }

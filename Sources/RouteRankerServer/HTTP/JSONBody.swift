@@ -6,8 +6,12 @@ extension Request {
     /// The media type of the body, lower-cased and without parameters (`application/json`).
     var mediaType: String? {
         guard let value = headers[.contentType] else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1).first ?? ""
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
+        // Bytes: HTTP's optional white space is spaces and tabs, and a media type is ASCII
+        // (Foundation's trimming and `lowercased()` were 2 % of a live append).
+        var type = value.utf8.prefix { $0 != UInt8(ascii: ";") }
+        while let first = type.first, first == 32 || first == 9 { type = type.dropFirst() }
+        while let last = type.last, last == 32 || last == 9 { type = type.dropLast() }
+        return String(decoding: type.map { (65...90).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Requires one of `accepted` media types, else `415`.

@@ -12,44 +12,30 @@ import RouteRankerCore
 struct PointLayout: Sendable, Equatable {
     /// `buckets[seq]` is the writer id of full bucket `seq` (points `[1000·seq, 1000·seq + 1000)`).
     var buckets: [String] = []
-    /// The committed points after the last full bucket.
-    var tail: [TrackPoint] = []
+    /// The committed points after the last full bucket, decoded on each read: the layout keeps
+    /// them packed as stored (`PackedTail`), since most reads of a route never look at them.
+    var tail: [TrackPoint] {
+        get { packedTail.points }
+        set { packedTail = PackedTail(newValue) }
+    }
+    private var packedTail = PackedTail()
 
     /// How many points the layout holds.
-    var count: Int { buckets.count * PointBuckets.capacity + tail.count }
+    var count: Int { buckets.count * PointBuckets.capacity + packedTail.count }
 
-    /// The tail as the route document stores it: packed doubles, NaN for an absent `ele`/`acc`
-    /// (valid points never hold NaN).
-    var tailValue: BSONValue {
-        [
-            "t": .binary(subtype: 0, PackedDoubles.bytes(tail.map(\.t))),
-            "lat": .binary(subtype: 0, PackedDoubles.bytes(tail.map(\.lat))),
-            "lon": .binary(subtype: 0, PackedDoubles.bytes(tail.map(\.lon))),
-            "ele": .binary(subtype: 0, PackedDoubles.bytes(tail.map { $0.ele ?? .nan })),
-            "acc": .binary(subtype: 0, PackedDoubles.bytes(tail.map { $0.acc ?? .nan })),
-        ]
-    }
+    /// The tail as the route document stores it.
+    var tailValue: BSONValue { packedTail.value }
 
     init(buckets: [String] = [], tail: [TrackPoint] = []) {
         self.buckets = buckets
-        self.tail = tail
+        self.packedTail = PackedTail(tail)
     }
 
     /// Reads the layout back from a route document's `buckets` and `tail`.
     init?(buckets: [BSONValue], tail: BSONDocument) {
         let writers = buckets.compactMap(\.stringValue)
-        guard writers.count == buckets.count,
-            let t = tail.binary("t").flatMap(PackedDoubles.doubles),
-            let lat = tail.binary("lat").flatMap(PackedDoubles.doubles),
-            let lon = tail.binary("lon").flatMap(PackedDoubles.doubles),
-            let ele = tail.binary("ele").flatMap(PackedDoubles.doubles),
-            let acc = tail.binary("acc").flatMap(PackedDoubles.doubles),
-            [lat.count, lon.count, ele.count, acc.count].allSatisfy({ $0 == t.count })
-        else { return nil }
+        guard writers.count == buckets.count, let packed = PackedTail(tail) else { return nil }
         self.buckets = writers
-        self.tail = t.indices.map { i in
-            TrackPoint(
-                lat: lat[i], lon: lon[i], t: t[i], ele: ele[i].isNaN ? nil : ele[i], acc: acc[i].isNaN ? nil : acc[i])
-        }
+        self.packedTail = packed
     }
 }
