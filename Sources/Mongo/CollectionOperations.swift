@@ -110,6 +110,12 @@ struct CollectionOperations {
     }
 
     func count(_ filter: BSONDocument) throws -> Int {
+        // The `count` command where it is exact: SecantusDB answers it in about half the time of
+        // `countDocuments`' aggregate (0.84 against 1.57 ms for an inbox of 60), and so does
+        // MongoDB's count scan of an index. Not in a transaction (where MongoDB refuses it), and
+        // not without a filter (MongoDB then answers from metadata an unclean shutdown can leave
+        // wrong).
+        if session == nil, !filter.isEmpty { return try countCommand(filter) }
         let reply = ReplyBuffer()
         var error = bson_error_t()
         let count = try withOptions([:]) { options in
@@ -119,6 +125,24 @@ struct CollectionOperations {
         }
         guard count >= 0 else { throw failure(error, reply) }
         return Int(count)
+    }
+
+    /// How many documents match `filter`, by the `count` command.
+    private func countCommand(_ filter: BSONDocument) throws -> Int {
+        let name = String(cString: mongoc_collection_get_name(collection))
+        let command: BSONDocument = ["count": .string(name), "query": .document(filter)]
+        let reply = ReplyBuffer()
+        var error = bson_error_t()
+        let ok = try withOptions([:]) { options in
+            try command.withBSONPointer {
+                mongoc_collection_read_command_with_opts(collection, $0, nil, options, reply.pointer, &error)
+            }
+        }
+        guard ok else { throw failure(error, reply) }
+        guard let count = reply.document().int("n") else {
+            throw MongoError.other(code: 0, domain: nil, message: "the count command's reply has no count")
+        }
+        return count
     }
 
     /// Runs a find and hands its documents to `body` in batches of up to `batchSize` (all at once when

@@ -31,6 +31,26 @@ import Testing
         }
     }
 
+    /// Counts with a filter (the `count` command), without one and inside a transaction
+    /// (`countDocuments`) agree with the documents a find returns.
+    @Test func countsAgreeWithFindWhicheverCommandAnswers() async throws {
+        try await TestDatabase.with("count") { db in
+            let items = db.collection("items")
+            try await items.insertMany(
+                (0..<50).map { ["_id": .int($0), "k": .int($0 % 7), "s": .string("s\($0 % 3)")] })
+            let filters: [BSONDocument] = [
+                ["k": 3], ["k": ["$gte": 4]], ["s": "s1", "k": ["$in": [1, 2, 5]]], ["k": 99],
+                ["missing": ["$exists": true]],
+            ]
+            for filter in filters {
+                let found = try await items.find(filter).count
+                #expect(try await items.count(filter) == found, "\(filter)")
+                #expect(try await db.transaction { try $0.collection("items").count(filter) } == found, "\(filter)")
+            }
+            #expect(try await items.count() == 50)
+        }
+    }
+
     @Test func findWithSortSkipLimitProjection() async throws {
         try await TestDatabase.with("find") { db in
             let items = db.collection("items")
