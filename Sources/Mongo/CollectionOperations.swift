@@ -49,7 +49,7 @@ struct CollectionOperations {
                     collection, &pointers, pointers.count, options, reply.pointer, &error)
             }
         }
-        return try eachOutcome(ok: ok, error, reply, count: documents.count)
+        return try eachOutcome(ok: ok, error, reply, count: documents.count, doneKey: "insertedCount")
     }
 
     /// Applies one update of the first document matching each filter, in one unordered command:
@@ -74,7 +74,9 @@ struct CollectionOperations {
             }
             return mongoc_bulk_operation_execute(bulk, reply.pointer, &error) != 0
         }
-        let errors = try eachOutcome(ok: ok, error, reply, count: statements.count)
+        // An update's statements that went out and did not match are in no count: the caller's
+        // verdict (`updateOneCoalesced`) then cannot say, and finds out itself.
+        let errors = try eachOutcome(ok: ok, error, reply, count: statements.count, doneKey: nil)
         return (errors, reply.document().int("nMatched") ?? 0)
     }
 
@@ -236,21 +238,35 @@ struct CollectionOperations {
         if !batch.isEmpty || batchSize == 0 { try body(batch) }
     }
 
-    /// The per-statement errors of an unordered write's reply (`writeErrors`, by `index`); throws
-    /// the command's error when it failed otherwise, or when its write concern was not met.
+    /// The per-statement errors of an unordered write's reply (`writeErrors`, by `index`). Throws
+    /// for the write as a whole when it failed otherwise, when its write concern was not met, or
+    /// when the reply's `doneKey` count and its errors do not account for every statement
+    /// (libmongoc stops a write it split into several commands at the first that fails to go out,
+    /// and the reply then speaks only of those before). An error for the whole write is never
+    /// `.duplicateKey`: one statement's conflict must not tell every caller of a batch "stored".
     private func eachOutcome(
-        ok: Bool, _ error: bson_error_t, _ reply: borrowing ReplyBuffer, count: Int
+        ok: Bool, _ error: bson_error_t, _ reply: borrowing ReplyBuffer, count: Int, doneKey: String?
     ) throws -> [MongoError?] {
-        var outcomes = [MongoError?](repeating: nil, count: count)
-        if ok { return outcomes }
         let document = reply.document()
         let writeErrors = (document.array("writeErrors") ?? []).compactMap(\.documentValue)
-        let concernFailed =
-            !(document.array("writeConcernErrors") ?? []).isEmpty || document.document("writeConcernError") != nil
-        guard !writeErrors.isEmpty, !concernFailed else { throw failure(error, reply) }
+        let concernErrors =
+            (document.array("writeConcernErrors") ?? []).compactMap(\.documentValue)
+            + [document.document("writeConcernError")].compactMap { $0 }
+        if let concern = concernErrors.first {
+            recorder?.record(reply.pointer, error)
+            throw MongoError(writeError: concern).forWholeWrite
+        }
+        guard ok || !writeErrors.isEmpty else { throw failure(error, reply).forWholeWrite }
+        var outcomes = [MongoError?](repeating: nil, count: count)
         for item in writeErrors {
-            guard let index = item.int("index"), outcomes.indices.contains(index) else { throw failure(error, reply) }
+            guard let index = item.int("index"), outcomes.indices.contains(index) else {
+                throw failure(error, reply).forWholeWrite
+            }
             outcomes[index] = MongoError(writeError: item)
+        }
+        if let doneKey, let done = document.int(doneKey), done + writeErrors.count != count {
+            throw MongoError.unavailable(
+                message: "the database answered for \(done + writeErrors.count) of \(count) statements")
         }
         return outcomes
     }

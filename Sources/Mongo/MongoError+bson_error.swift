@@ -59,6 +59,13 @@ extension MongoError {
         }
     }
 
+    /// This error as the answer to every statement of a write with several: a duplicate key
+    /// speaks of one statement only, so for the others it is a failure like any other.
+    var forWholeWrite: MongoError {
+        guard case .duplicateKey(let message) = self else { return self }
+        return .other(code: 11000, domain: nil, message: "a write of several documents failed: \(message)")
+    }
+
     /// The codes in a reply's `writeErrors` and `writeConcernError(s)`, which may name a duplicate key
     /// when the top-level error does not.
     private static func replyCodes(_ reply: BSONDocument?) -> [Int] {

@@ -85,8 +85,9 @@ struct RouteRepository: Sendable {
     /// The update goes to the database with the commits that concurrent requests make meanwhile, in
     /// one command (`MongoCollection.updateOneCoalesced`): a recording route's append is little
     /// more than this update, and on SecantusDB one command of many statements costs far less than
-    /// as many commands. Each commit also sets `commit` to an id of its own: when some commits of a
-    /// batch matched and some did not, the reply does not say which, and the stored id does.
+    /// as many commands. Each commit also adds an id of its own to `commits` (the route's last
+    /// `commitsKept`): when some commits of a batch matched and some did not, the reply does not
+    /// say which, and the stored ids do.
     func commit(_ route: RouteRecord, over base: Int, stored: RouteRecord? = nil) async throws {
         var document = try route.document
         // The start first, like the points: invisible until the route document names it.
@@ -109,9 +110,7 @@ struct RouteRepository: Sendable {
             if !unset.isEmpty { update["$unset"] = .document(unset) }
         }
         let commit = NewID.make()
-        var set = update["$set"]?.documentValue ?? [:]
-        set["commit"] = .string(commit)
-        update["$set"] = .document(set)
+        update["$push"] = ["commits": ["$each": [.string(commit)], "$slice": .int(-Self.commitsKept)]]
         let matched = try await collection.updateOneCoalesced(
             filter: ["_id": .string(route.id), "version": .int(base)], update: update)
         switch matched {
@@ -119,13 +118,19 @@ struct RouteRepository: Sendable {
         case false: throw VersionConflict()
         case nil:
             // A batch in which some commits matched and some did not (a writer in another process
-            // got there first, or the route was deleted): this one landed if its id is stored. Had
-            // another process committed over it since, this says conflict for a commit that
-            // landed; the client's resend then finds its points stored and counts them duplicates.
-            let stored = try await collection.findOne(["_id": .string(route.id)], projection: ["commit": 1])
-            guard stored?.string("commit") == commit else { throw VersionConflict() }
+            // got there first, or the route was deleted): this one landed if its id is among the
+            // route's last commits, read from the primary like every read of this server (the
+            // client's read preference) after the command was acknowledged.
+            let landed = try await collection.findOne(
+                ["_id": .string(route.id), "commits": .string(commit)], projection: ["_id": 1])
+            guard landed != nil else { throw VersionConflict() }
         }
     }
+
+    /// How many commit ids a route keeps (`commit(_:over:stored:)`): the read-back of an ambiguous
+    /// commit comes right after its command, while more than this many later commits of the route,
+    /// each waiting for the one before, could not have landed.
+    static let commitsKept = 8
 
     /// Removes the route document, then its start; its points, shares and memberships are removed
     /// by the caller.
