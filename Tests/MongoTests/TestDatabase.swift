@@ -39,6 +39,34 @@ enum TestDatabase {
     }
 }
 
+/// Runs `callers` operations at once against a collection of a database that does not answer
+/// (nothing listens on port 1; 0.5 s to select a server); returns whether each failed with
+/// `.unavailable`, and how long they took in all.
+func callersWithoutADatabase(
+    _ callers: Int, _ operation: @escaping @Sendable (MongoCollection, Int) async throws -> Void
+) async throws -> (unavailable: [Bool], took: Duration) {
+    let client = try MongoClient(
+        uri: "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500&connectTimeoutMS=500", logger: Logger(label: "t"))
+    defer { client.shutdown() }
+    let items = MongoDatabase(client: client, name: "unused").collection("items")
+    let started = ContinuousClock.now
+    let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+        for caller in 0..<callers {
+            group.addTask {
+                do {
+                    try await operation(items, caller)
+                    return false
+                } catch let error as MongoError {
+                    if case .unavailable = error { return true }
+                    return false
+                }
+            }
+        }
+        return try await group.reduce(into: [Bool]()) { $0.append($1) }
+    }
+    return (outcomes, ContinuousClock.now - started)
+}
+
 /// Runs `body` and returns the `MongoError` it throws; records an issue if it throws something else
 /// or nothing.
 func mongoError(
