@@ -127,9 +127,9 @@ struct RouteRepository: Sendable {
         }
     }
 
-    /// How many commit ids a route keeps (`commit(_:over:stored:)`): the read-back of an ambiguous
-    /// commit comes right after its command, while more than this many later commits of the route,
-    /// each waiting for the one before, could not have landed.
+    /// How many commit ids a route keeps (`commit(_:over:stored:)`). The read-back of an ambiguous
+    /// commit comes right after its command; for its id to be gone by then, more than this many
+    /// later commits of the route, each made after reading the one before, would have to land.
     static let commitsKept = 8
 
     /// Removes the route document, then its start; its points, shares and memberships are removed
