@@ -98,27 +98,22 @@ import Testing
     /// Past `maxWaiting` callers in pending batches, a caller is refused at once with
     /// `.overloaded`; those already waiting are answered once the database is reached.
     @Test func callersPastTheBoundAreRefusedAndTheOthersAnswered() async throws {
-        let uri = try #require(ProcessInfo.processInfo.environment["MONGODB_URI"], "\(TestDatabase.MissingURI())")
-        let separator = uri.contains("?") ? "&" : "?"
-        let client = try MongoClient(uri: uri + separator + "maxPoolSize=1", logger: Logger(label: "coalesced"))
-        defer { client.shutdown() }
-        let items = MongoDatabase(client: client, name: "mt_coalesced_bound_\(UUID().uuidString.prefix(8))")
-            .collection("items")
-        try await items.insertOne(["_id": "a"])
-        let reads = CoalescedReads(maxInFlight: 1, maxBatch: 100, maxWaiting: 3)
-        let release = client.threads.occupySlot()  // the one client is busy: the first read queues
-        let first = Task { try await reads.documents(["a"], in: items) }
-        var waiting: [Task<[String: BSONDocument], any Error>] = []
-        for _ in 0..<3 {
-            waiting.append(Task { try await reads.documents(["a"], in: items) })
+        try await withOneSlotClient("coalesced_bound") { client, items in
+            try await items.insertOne(["_id": "a"])
+            let reads = CoalescedReads(maxInFlight: 1, maxBatch: 100, maxWaiting: 3)
+            let release = client.threads.occupySlot()  // the one client is busy: the first read queues
+            let first = Task { try await reads.documents(["a"], in: items) }
+            var waiting: [Task<[String: BSONDocument], any Error>] = []
+            for _ in 0..<3 {
+                waiting.append(Task { try await reads.documents(["a"], in: items) })
+            }
+            while reads.callersWaiting < 3 { try await Task.sleep(for: .milliseconds(10)) }
+            await #expect(throws: MongoError.overloaded(waiting: 3)) { try await reads.documents(["a"], in: items) }
+            release.signal()
+            #expect(try await first.value["a"] != nil)
+            for task in waiting { #expect(try await task.value["a"] != nil) }
+            #expect(reads.callersWaiting == 0)
         }
-        while reads.callersWaiting < 3 { try await Task.sleep(for: .milliseconds(10)) }
-        await #expect(throws: MongoError.overloaded(waiting: 3)) { try await reads.documents(["a"], in: items) }
-        release.signal()
-        #expect(try await first.value["a"] != nil)
-        for task in waiting { #expect(try await task.value["a"] != nil) }
-        #expect(reads.callersWaiting == 0)
-        try await items.database.drop()
     }
 
     /// A database that does not answer: the caller whose query is under way and every caller

@@ -7,21 +7,6 @@ import Testing
 /// `MongoCollection.insertOneCoalesced` and `updateOneCoalesced`: concurrent writes to one
 /// collection share commands, and each caller learns what became of its own write only.
 @Suite struct CoalescedWritesTests {
-    /// A client with one pooled connection, whose only slot the test can hold: the first write then
-    /// waits in flight, and every write after it gathers in one pending batch.
-    static func withOneSlot(
-        _ name: String, _ body: (MongoClient, MongoCollection) async throws -> Void
-    ) async throws {
-        let uri = try #require(ProcessInfo.processInfo.environment["MONGODB_URI"], "\(TestDatabase.MissingURI())")
-        let separator = uri.contains("?") ? "&" : "?"
-        let client = try MongoClient(uri: uri + separator + "maxPoolSize=1", logger: Logger(label: "coalesced"))
-        defer { client.shutdown() }
-        let items = MongoDatabase(client: client, name: "mt_\(name)_\(UUID().uuidString.prefix(8))")
-            .collection("items")
-        try await body(client, items)
-        try await items.database.drop()
-    }
-
     /// Starts `writes` while the pool's slot is held, waits until all but the first have gathered
     /// behind it, then lets them go: the first is sent alone, the rest as one batch.
     static func inOneBatch<T: Sendable>(
@@ -65,7 +50,7 @@ import Testing
     /// In one batch, a document a unique index refuses fails its own caller only; the others are
     /// stored and told so.
     @Test func aDuplicateInABatchConcernsOnlyItsCaller() async throws {
-        try await Self.withOneSlot("coalesced_duplicate") { client, items in
+        try await withOneSlotClient("coalesced_duplicate") { client, items in
             try await items.insertOne(["_id": "taken"])
             let inserts = client.coalescedInserts(of: items)
             let before = inserts.commandsSent
@@ -92,7 +77,7 @@ import Testing
     /// A batch of updates says each matched when all did, none when none did, and "cannot say"
     /// (nil) when some did; a statement the server refuses fails its own caller only.
     @Test func updatesInABatchSayWhatTheReplyCanTell() async throws {
-        try await Self.withOneSlot("coalesced_updates") { client, items in
+        try await withOneSlotClient("coalesced_updates") { client, items in
             try await items.insertMany((0..<6).map { ["_id": .string("d\($0)"), "v": .int(0), "s": "text"] })
             let updates = client.coalescedUpdates(of: items)
             func batch(_ statements: [(String, BSONDocument)]) async throws -> [Result<Bool?, any Error>] {

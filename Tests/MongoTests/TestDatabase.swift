@@ -39,6 +39,21 @@ enum TestDatabase {
     }
 }
 
+/// Runs `body` with a client of one pooled connection, whose only slot a test can hold
+/// (`BlockingPool.occupySlot`) so that the calls after it queue, and a collection of a database of
+/// its own, dropped afterwards.
+func withOneSlotClient(
+    _ name: String, _ body: (MongoClient, MongoCollection) async throws -> Void
+) async throws {
+    let uri = try #require(ProcessInfo.processInfo.environment["MONGODB_URI"], "\(TestDatabase.MissingURI())")
+    let separator = uri.contains("?") ? "&" : "?"
+    let client = try MongoClient(uri: uri + separator + "maxPoolSize=1", logger: Logger(label: "one-slot"))
+    defer { client.shutdown() }
+    let items = MongoDatabase(client: client, name: "mt_\(name)_\(UUID().uuidString.prefix(8))").collection("items")
+    try await body(client, items)
+    try await items.database.drop()
+}
+
 /// Runs `callers` operations at once against a collection of a database that does not answer
 /// (nothing listens on port 1; 0.5 s to select a server); returns whether each failed with
 /// `.unavailable`, and how long they took in all.
