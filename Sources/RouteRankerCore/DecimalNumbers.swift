@@ -74,7 +74,10 @@ public enum DecimalNumbers {
             for k in 0...15 {
                 let product = magnitude * scale
                 guard product < 4_503_599_627_370_496 else { return nil }  // 2^52
-                let m = product.rounded(.toNearestOrEven)
+                // `product.rounded(.toNearestOrEven)` without a call into libm (a fifth of this
+                // search): below 2^52, adding 2^52 leaves doubles one apart, so the sum is the
+                // product rounded to the nearest integer, ties to even, and the subtraction is exact.
+                let m = (product + 0x1p52) - 0x1p52
                 // A decimal c/10^k that reads back as x lies within ulp(x)/2 of it, so c lies within
                 // ulp(x)·10^k/2 + ulp(product)/2 of `product`; `reach` is more than twice that
                 // (product·2^-52 ≥ ulp(product)). When `m` is farther and `reach` is under ½ (so
@@ -123,22 +126,56 @@ public enum DecimalNumbers {
             }
         }
 
+        /// Writes ``text`` into `buffer` at `start`; returns the index after it.
+        func write(into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+            var digitCount = 1
+            var power: UInt64 = 10
+            // `digits` < 2^52 < 10^16: `power` stays far from overflowing.
+            while digits >= power {
+                digitCount += 1
+                power *= 10
+            }
+            let length =
+                (negative ? 1 : 0) + max(digitCount, fractionDigits + 1) + (fractionDigits > 0 ? 1 : 0)
+            precondition(start + length <= buffer.count, "FixedPoint: buffer too small")
+            // `fill` writes backwards from the end of what it is given: given exactly `length`
+            // bytes, it starts at their first.
+            _ = fill(UnsafeMutableBufferPointer(rebasing: buffer[start..<start + length]))
+            return start + length
+        }
+
         /// Writes ``text`` at the end of `buffer`, from its last digit backwards (the point after
         /// `fractionDigits` digits, at least one digit before the point); returns where it starts.
+        /// The fraction goes two digits per division by 100, which halves the chain of dependent
+        /// divisions a coordinate's seven decimals make.
         private func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+            let zero = UInt8(ascii: "0")
             var end = buffer.count
             var rest = digits
-            var written = 0
-            while rest > 0 || written <= fractionDigits {
-                if written == fractionDigits, fractionDigits > 0 {
-                    end -= 1
-                    buffer[end] = UInt8(ascii: ".")
-                }
-                end -= 1
-                buffer[end] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                written += 1
+            var fraction = fractionDigits
+            while fraction >= 2 {
+                let quotient = rest / 100
+                let pair = UInt8(truncatingIfNeeded: rest - quotient * 100)
+                buffer[end - 1] = zero + pair % 10
+                buffer[end - 2] = zero + pair / 10
+                end -= 2
+                rest = quotient
+                fraction -= 2
             }
+            if fraction == 1 {
+                end -= 1
+                buffer[end] = zero + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            if fractionDigits > 0 {
+                end -= 1
+                buffer[end] = UInt8(ascii: ".")
+            }
+            repeat {
+                end -= 1
+                buffer[end] = zero + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
             if negative {
                 end -= 1
                 buffer[end] = UInt8(ascii: "-")

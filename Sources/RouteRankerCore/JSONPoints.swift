@@ -127,23 +127,26 @@ public enum JSONPoints {
     }
 
     /// Appends ``object(_:)`` of `p` to `out` as UTF-8 bytes: the downloads' hot path, where
-    /// growing a `String` piece by piece cost more than the numbers' own conversion.
+    /// growing a `String` piece by piece cost more than the numbers' own conversion. The point is
+    /// gathered on the stack and appended in one piece.
     public static func append(_ p: TrackPoint, to out: inout [UInt8]) {
-        out.append(literal: "{\"lat\":")
-        DecimalNumbers.append(p.lat, to: &out)
-        out.append(literal: ",\"lon\":")
-        DecimalNumbers.append(p.lon, to: &out)
-        out.append(literal: ",\"t\":")
-        DecimalNumbers.append(p.t, to: &out)
-        if let ele = p.ele {
-            out.append(literal: ",\"ele\":")
-            DecimalNumbers.append(ele, to: &out)
+        GatheredBytes.append(to: &out) { text in
+            text.put("{\"lat\":")
+            text.put(number: p.lat)
+            text.put(",\"lon\":")
+            text.put(number: p.lon)
+            text.put(",\"t\":")
+            text.put(number: p.t)
+            if let ele = p.ele {
+                text.put(",\"ele\":")
+                text.put(number: ele)
+            }
+            if let acc = p.acc {
+                text.put(",\"acc\":")
+                text.put(number: acc)
+            }
+            text.put(UInt8(ascii: "}"))
         }
-        if let acc = p.acc {
-            out.append(literal: ",\"acc\":")
-            DecimalNumbers.append(acc, to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
     }
 
     /// A JSON string literal, quotes included (escapes `"`, `\` and control characters).
