@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
             logLevel: logLevel,
             publicURL: publicURL ?? environment["ROUTERANKER_PUBLIC_URL"]
         )
+        // swift-log's stream handler, with request metadata formatted only for lines written
+        // (see `LazyMetadataLogHandler`).
+        LoggingSystem.bootstrap { label in LazyMetadataLogHandler(StreamLogHandler.standardError(label: label)) }
         var logger = Logger(label: "routeranker")
         logger.logLevel = configuration.logLevel
         // One registry for the server's own metrics and for any library that reports through
