@@ -33,6 +33,12 @@ import Testing
             #expect(text.contains(#"http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
             #expect(text.contains(#"http_requests_total{method="GET",route="/v1/users/me",status="401"} 1"#))
             #expect(text.contains("http_request_duration_seconds_bucket"))
+            // The same labels again count on the same series (the middleware keeps the metrics it made).
+            _ = try await client.send(.get, "/healthz")
+            _ = try await client.send(.get, "/healthz")
+            let again = try await client.send(.get, "/metrics").text
+            #expect(again.contains(#"http_requests_total{method="GET",route="/healthz",status="200"} 3"#))
+            #expect(again.contains(#"http_request_duration_seconds_count{method="GET",route="/healthz"} 3"#))
         }
     }
 
