@@ -108,7 +108,7 @@ public enum DecimalNumbers {
         }
 
         /// The most bytes ``text`` has: a sign, 16 digits, a point and 15 more.
-        private static let maxLength = 40
+        static let maxLength = 40
 
         /// `[-]int[.frac]`, without a trailing zero in the fraction.
         var text: String {

@@ -5,7 +5,8 @@ import Testing
 
 /// Numbers written in place (`FixedPoint.write(into:at:)`, `GatheredBytes`) against the general
 /// text through `description`, and a downloaded JSON point against the same point written from
-/// that general text: the in-place path must change nothing but the cost.
+/// that general text: the in-place path must change nothing but the cost, also when the text
+/// outgrows the buffer.
 @Suite struct GatheredBytesTests {
     /// The longest texts there are (a subnormal written positionally, the largest doubles), short
     /// decimals, their neighbours one ulp away, and arbitrary bit patterns.
@@ -39,6 +40,23 @@ import Testing
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func textLongerThanTheBufferSpillsInOrder() {
+        // Runs of 40 numbers (up to 327 bytes each) between literals, many times the buffer's size.
+        let numbers = Self.samples()
+        for start in stride(from: 0, to: numbers.count, by: 997) {
+            let run = numbers[start..<min(start + 40, numbers.count)]
+            var out: [UInt8] = []
+            GatheredBytes.append(to: &out) { text in
+                for x in run {
+                    text.put(number: x)
+                    text.put(",")
+                }
+            }
+            let expected = run.map { ($0.isFinite ? DecimalNumbers.general($0) : "null") + "," }.joined()
+            #expect(String(decoding: out, as: UTF8.self) == expected)
+        }
     }
 
     @Test func fixedPointWritesExactlyItsTextWhereItIsAsked() {
