@@ -103,6 +103,30 @@ extension RouteTests {
             }
         }
 
+        /// The first page tells the total without a count when it holds the whole list: the total
+        /// must be the same either way, at every edge (empty, one short of a page, a full page, one
+        /// more than a page), with routes on both sides of the null phase (empty recordings).
+        @Test func totalIsExactOnEitherSideOfAFullFirstPage() async throws {
+            try await withApp { client in
+                let token = try await client.register("ada")
+                for n in 0...7 {
+                    if n > 0 {
+                        if n % 3 == 0 {
+                            _ = try await client.createRoute(token, name: "Empty \(n)", recording: true)
+                        } else {
+                            _ = try await client.createRoute(token, Fixture.track(3, t0: Fixture.t0 + Double(n) * 3600))
+                        }
+                    }
+                    let first = try await client.send(.get, "/v1/routes?limit=5", token: token)
+                    #expect(first.json["total"] as? Int == n, "\(n) routes")
+                    #expect((first.json["items"] as? [JSONObject])?.count == min(n, 5), "\(n) routes")
+                    #expect((first.json["next"] is NSNull) == (n <= 5), "\(n) routes")
+                    let ids = try await walk(client, token, "limit=5", total: n)
+                    #expect(ids.count == n && Set(ids).count == n, "\(n) routes")
+                }
+            }
+        }
+
         @Test func routesAddedBetweenPagesCauseNoRepeats() async throws {
             try await withApp { client in
                 let token = try await client.register("ada")

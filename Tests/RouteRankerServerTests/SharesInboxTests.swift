@@ -161,6 +161,36 @@ import Testing
         }
     }
 
+    /// The first page tells the total without a count when it holds the whole inbox: the total
+    /// must be the same either way, at every edge (empty, one short of a page, a full page, one
+    /// more than a page), on every page.
+    @Test func inboxTotalIsExactOnEitherSideOfAFullFirstPage() async throws {
+        try await withApp { client in
+            let olga = try await client.register("olga", friends: ["me"])
+            let me = try await client.register("me")
+            for n in 0...7 {
+                if n > 0 {
+                    let route = try await client.newSharedRoute(olga, name: "Route \(n)")
+                    #expect(try await client.shareRoute(olga, route, to: "me").status == .created)
+                }
+                var seen: [String] = []
+                var cursor: String?
+                var pages = 0
+                repeat {
+                    let page = try await client.send(
+                        .get, "/v1/shares?limit=5" + (cursor.map { "&cursor=\($0)" } ?? ""), token: me)
+                    #expect(page.status == .ok)
+                    #expect(page.json["total"] as? Int == n, "\(n) shares, page \(pages)")
+                    seen += SharingFixture.ids(page, key: "route")
+                    cursor = page.json["next"] as? String
+                    pages += 1
+                } while cursor != nil && pages < 10
+                #expect(seen.count == n && Set(seen).count == n, "\(n) shares")
+                #expect(pages == (n <= 5 ? 1 : 2), "\(n) shares")
+            }
+        }
+    }
+
     @Test func inboxIsNewestFirstWithOwnerAndStatsAndPagesWithoutGaps() async throws {
         try await withApp { client in
             let olga = try await client.register("olga", name: "Olga O.", friends: ["me"])

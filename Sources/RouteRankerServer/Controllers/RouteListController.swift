@@ -34,9 +34,13 @@ struct RouteListController: Sendable {
         let next =
             found.count > page.limit
             ? items.last.map { Cursor(list: list, key: SortKeyset.key(of: $0, field: key)).encoded } : nil
-        return Page(
-            items: items.map { RouteSummary($0, sharedWith: $0.recipients) }, next: next,
-            total: try await routes.count(owner: user.id))
+        let total: Int
+        if let whole = ListTotal.fromFirstPage(isFirst: page.after == nil, read: found.count, asked: page.limit + 1) {
+            total = whole
+        } else {
+            total = try await routes.count(owner: user.id)
+        }
+        return Page(items: items.map { RouteSummary($0, sharedWith: $0.recipients) }, next: next, total: total)
     }
 
     /// `?near=lat,lon&radius_m=`: my routes come from the `2dsphere` index (a sphere, so the radius
