@@ -1,6 +1,7 @@
 import Foundation
 
-// Foundation only (no Hummingbird): Fuzz/Sources/FuzzTargets/Server links here, to fuzz it.
+// Foundation only (no Hummingbird): Fuzz/Sources/FuzzTargets/Server links here (and to `JSONWriter`),
+// to fuzz it.
 
 /// The opaque cursor's content.
 struct Cursor: Codable, Equatable {
@@ -19,10 +20,18 @@ struct Cursor: Codable, Equatable {
         self = cursor
     }
 
+    /// Base64url of `{"key":[…],"list":"…"}`, written directly: a page with a next page makes one
+    /// of these, and `JSONEncoder` cost 2 % of an inbox page.
     var encoded: String {
-        // Two strings and an array of strings always encode.
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return Base64URL.encode(data)
+        var writer = JSONWriter(capacity: 128)
+        writer.raw("{")
+        writer.key("key")
+        writer.array(key) { $0.string($1) }
+        writer.comma()
+        writer.key("list")
+        writer.string(list)
+        writer.raw("}")
+        return Base64URL.encode(writer.bytes)
     }
 }
 

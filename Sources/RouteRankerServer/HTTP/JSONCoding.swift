@@ -32,10 +32,3 @@ extension JSONDecoder {
         }
     }
 }
-
-/// RFC 3339 timestamps as the contract writes them.
-enum Timestamp {
-    /// `2026-11-21T23:31:59.123Z`: UTC, always with milliseconds (Core's formatter, which the
-    /// downloads use too).
-    static func string(_ date: Date) -> String { RFC3339.formatMilliseconds(date.timeIntervalSince1970) }
-}

@@ -1,6 +1,9 @@
 import Foundation
 import RouteRankerCore
 
+// Foundation and Core only (no Hummingbird): Fuzz/Sources/FuzzTargets/Server links here, for
+// `Cursor`.
+
 /// A response body that writes its JSON itself, byte for byte what `JSONEncoder.api` would write
 /// (keys sorted, `snake_case`, the same numbers and escapes), for the hot reads: the generic
 /// encoder's key conversion, boxing and dynamic casts were the largest user-space cost of a
@@ -112,4 +115,11 @@ struct JSONWriter {
         }
         bytes.append(UInt8(ascii: "]"))
     }
+}
+
+/// RFC 3339 timestamps as the contract writes them.
+enum Timestamp {
+    /// `2026-11-21T23:31:59.123Z`: UTC, always with milliseconds (Core's formatter, which the
+    /// downloads use too).
+    static func string(_ date: Date) -> String { RFC3339.formatMilliseconds(date.timeIntervalSince1970) }
 }

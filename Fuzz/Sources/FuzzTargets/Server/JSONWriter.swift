@@ -1,0 +1,1 @@
+../../../../Sources/RouteRankerServer/HTTP/JSONWriter.swift
