@@ -84,6 +84,13 @@ import Testing
 
     /// Base64url without padding, as Foundation's base64 with `+/` swapped for `-_` and `=` dropped,
     /// and back.
+    @Test func healthStatusIsWrittenAsTheEncoderWritesIt() throws {
+        for status in ["ok", "unavailable", "a \"quoted\" / slashed\n"] {
+            let value = OperationsController.Status(status: status)
+            #expect(try direct(value) == encoded(value))
+        }
+    }
+
     @Test func base64URLMatchesFoundationsAlphabetSwapped() {
         var rng = SystemRandomNumberGenerator()
         for length in 0..<70 {

@@ -9,7 +9,17 @@ struct OperationsController: Sendable {
     let openAPIDocument: [UInt8]
     let registry: PrometheusCollectorRegistry
 
-    struct Status: APIResponse { var status: String }
+    /// `{"status": …}`, written directly: load balancers and orchestrators ask for it all day.
+    struct Status: APIResponse, JSONWritable {
+        var status: String
+
+        func writeJSON(to w: inout JSONWriter) {
+            w.raw("{")
+            w.key("status")
+            w.string(status)
+            w.raw("}")
+        }
+    }
 
     /// `GET /healthz`: the process runs. Touches nothing else, so it answers instantly.
     func health(_ request: Request, _ context: AppRequestContext) async throws -> Status {
