@@ -33,7 +33,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(
+        help:
+            "How Linux schedules the server's threads: batch (SCHED_BATCH, no preemption when one thread wakes another) or unchanged (as started, e.g. by chrt)."
+    )
+    var scheduling: ThreadScheduling = .batch
+
     func run() async throws {
+        // First, so that the threads the server starts below inherit the policy.
+        let schedulingFailure = scheduling.apply()
         let environment = ProcessInfo.processInfo.environment
         let configuration = AppConfiguration(
             host: host,
@@ -48,6 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { label in LazyMetadataLogHandler(StreamLogHandler.standardError(label: label)) }
         var logger = Logger(label: "routeranker")
         logger.logLevel = configuration.logLevel
+        if let schedulingFailure { logger.warning("scheduling: \(schedulingFailure); the server runs without it") }
         // One registry for the server's own metrics and for any library that reports through
         // swift-metrics; /metrics prints it.
         let registry = PrometheusCollectorRegistry()
@@ -59,3 +68,4 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension ThreadScheduling: ExpressibleByArgument {}

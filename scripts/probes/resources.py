@@ -1,7 +1,10 @@
 """Resource limits: 500 idle connections and 100 slowloris connections (headers one byte a second)
 do not stop the server from answering others promptly; a flood of 300 simultaneous authenticated
-requests gets 2xx or 503 with Retry-After — never another 5xx, never a hang."""
+requests gets 2xx or 503 with Retry-After — never another 5xx, never a hang. Afterwards every
+thread of the server, those it started under the load included, is scheduled as `SCHED_BATCH`
+(`serve --scheduling`'s default)."""
 
+import os
 import socket
 import statistics
 import threading
@@ -10,6 +13,22 @@ import time
 from common import check, json_request, register, request, run, start_stack
 
 IDLE, SLOWLORIS, FLOOD = 500, 100, 300
+
+SCHED_BATCH = 3  # <linux/sched.h>
+
+
+def thread_policies(pid):
+    """Each thread's scheduling policy (`/proc/PID/task/TID/stat`, field 41), by "TID name"."""
+    policies = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+                text = stat.read()
+        except FileNotFoundError:  # the thread exited since the listing
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        policies[f"{tid} {name}"] = int(text[text.rindex(")") + 2:].split()[38])
+    return policies
 
 
 def probe(workdir, processes):
@@ -72,9 +91,12 @@ def probe(workdir, processes):
     bad = [r for r in results if r[0] != 200 and not (r[0] == 503 and r[1])]
     check(not bad, f"{len(bad)} flood answers were neither 200 nor 503 with Retry-After: {bad[:3]}")
     refused = sum(1 for r in results if r[0] == 503)
+    policies = thread_policies(server.process.pid)
+    others = {name: policy for name, policy in policies.items() if policy != SCHED_BATCH}
+    check(not others, f"threads not scheduled as SCHED_BATCH (policy {SCHED_BATCH}): {others}")
     return (f"{IDLE} idle + {SLOWLORIS} slowloris: ordinary requests p50 {statistics.median(latencies) * 1000:.0f} ms, "
             f"max {max(latencies) * 1000:.0f} ms; flood of {FLOOD}: {FLOOD - refused} answered, {refused} refused "
-            f"with 503 + Retry-After, slowest {max(r[2] for r in results):.1f} s")
+            f"with 503 + Retry-After, slowest {max(r[2] for r in results):.1f} s; {len(policies)} threads, all SCHED_BATCH")
 
 
 if __name__ == "__main__":
