@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RouteRankerCore
 
 @testable import RouteRankerServer
 
@@ -18,5 +19,26 @@ import Testing
         let back = try #require(PackedDoubles.doubles(PackedDoubles.bytes(values)))
         #expect(back.map(\.bitPattern) == values.map(\.bitPattern))
         #expect(PackedDoubles.doubles([1, 2, 3]) == nil)
+    }
+}
+
+/// A tail extended packed is the tail packed whole, whatever the split.
+@Suite struct PackedTailTests {
+    @Test func appendingPackedIsPackingWhole() throws {
+        let points = (0..<40).map { i in
+            TrackPoint(
+                lat: 52.5 + Double(i) * 1e-5, lon: 13.4, t: 1_763_800_000 + Double(i),
+                ele: i % 3 == 0 ? nil : Double(i), acc: i % 5 == 0 ? 4.5 : nil)
+        }
+        for split in [0, 1, 17, 39, 40] {
+            var tail = PackedTail(Array(points[..<split]))
+            tail.append(Array(points[split...]))
+            #expect(tail == PackedTail(points), "split at \(split)")
+            #expect(tail.points == points)
+            #expect(tail.count == points.count)
+        }
+        var empty = PackedTail()
+        empty.append([])
+        #expect(empty == PackedTail())
     }
 }

@@ -127,6 +127,35 @@ extension RouteTests {
             }
         }
 
+        /// Small appends add to the packed tail without decoding it; the append that reaches 1000
+        /// decodes it into a bucket. Every third point has no elevation and some an accuracy, so the
+        /// packed absence (NaN) and presence of both come back as sent, across appends.
+        @Test func smallAppendsGrowTheTailUntilItFillsABucket() async throws {
+            try await withAppAndDatabase { client, database in
+                let token = try await client.register("ada")
+                let points = Fixture.track(1012, interval: 2).enumerated().map { index, p in
+                    TrackPoint(
+                        lat: p.lat, lon: p.lon, t: p.t, ele: index % 3 == 0 ? nil : p.ele,
+                        acc: index % 4 == 0 ? 5 : nil)
+                }
+                let id = try await client.createRoute(token, recording: true).requiredID()
+                var sent = 0
+                // Tail sizes after each append: 1, 11, 511, 999, then a full bucket, then 12 more.
+                for (size, expected) in [
+                    (1, [1]), (10, [11]), (500, [511]), (488, [999]), (1, [1000]), (12, [1000, 12]),
+                ] {
+                    let batch = Array(points[sent..<sent + size])
+                    sent += size
+                    let response = try await client.append(
+                        token, id, Fixture.ndjson(batch), contentType: "application/x-ndjson")
+                    #expect(response.status == .ok)
+                    #expect(response.json[number: "accepted"] == Double(size))
+                    #expect(try await bucketSizes(database, id) == expected, "after \(sent) points")
+                    #expect(try await client.points(token, id) == Array(points[0..<sent]), "after \(sent) points")
+                }
+            }
+        }
+
         @Test func aStreamThatFailsLateLeavesNothingVisible() async throws {
             try await withApp { client in
                 let token = try await client.register("ada")

@@ -27,8 +27,10 @@ struct RouteIngest {
     /// a bad point anywhere is a `400`, but nothing more is written.
     private(set) var overLimit = false
 
-    /// The points of the bucket being filled, starting with the route's committed tail.
-    private var open: [TrackPoint]
+    /// The points kept since the last full bucket that are not in `route.layout`'s tail yet. The
+    /// tail stays packed as stored: it is decoded only when a bucket fills, so that an append of a
+    /// few points (a phone's live recording) does not decode and pack up to 999 points again.
+    private var open: [TrackPoint] = []
     private let writer = PointBuckets.newWriter()
 
     /// Starts an ingest into `route`, as stored at `route.version` (0: a new route, not stored yet).
@@ -38,8 +40,6 @@ struct RouteIngest {
         self.baseVersion = route.version
         self.stored = route
         self.route = route
-        self.open = route.layout.tail
-        self.open.reserveCapacity(PointBuckets.capacity)
     }
 
     /// Filters `points` (in the order the filter must see them) and stores every bucket they fill.
@@ -53,10 +53,12 @@ struct RouteIngest {
         guard !overLimit else { return }
         for point in batch.kept {
             open.append(point)
-            if open.count == PointBuckets.capacity {
+            if route.layout.tailCount + open.count == PointBuckets.capacity {
                 let seq = route.layout.buckets.count
-                try await buckets.write(route: route.id, seq: seq, writer: writer, points: open)
+                let full = route.layout.tail + open
+                try await buckets.write(route: route.id, seq: seq, writer: writer, points: full)
                 route.layout.buckets.append(writer)
+                route.layout.tail = []
                 open.removeAll(keepingCapacity: true)
             }
         }
@@ -73,7 +75,8 @@ struct RouteIngest {
     mutating func commit(state: RouteState? = nil) async throws -> RouteRecord {
         guard !overLimit else { throw PointLimitExceeded(limit: Self.maxPoints) }
         if let state { route.state = state }
-        route.layout.tail = open
+        route.layout.appendToTail(open)
+        open = []
         route.version = baseVersion + 1
         try await routes.commit(route, over: baseVersion, stored: stored)
         return route

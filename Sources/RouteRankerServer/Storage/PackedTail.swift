@@ -39,6 +39,16 @@ struct PackedTail: Sendable, Equatable {
         (self.t, self.lat, self.lon, self.ele, self.acc) = (t, lat, lon, ele, acc)
     }
 
+    /// Adds `points` after the ones it holds, without decoding those: the bytes are appended.
+    mutating func append(_ points: [TrackPoint]) {
+        guard !points.isEmpty else { return }
+        t += PackedDoubles.bytes(points.lazy.map(\.t))
+        lat += PackedDoubles.bytes(points.lazy.map(\.lat))
+        lon += PackedDoubles.bytes(points.lazy.map(\.lon))
+        ele += PackedDoubles.bytes(points.lazy.map { $0.ele ?? .nan })
+        acc += PackedDoubles.bytes(points.lazy.map { $0.acc ?? .nan })
+    }
+
     /// The points, decoded.
     var points: [TrackPoint] {
         guard let t = PackedDoubles.doubles(t), let lat = PackedDoubles.doubles(lat),

@@ -20,6 +20,15 @@ struct PointLayout: Sendable, Equatable {
     }
     private var packedTail = PackedTail()
 
+    /// How many points the tail holds.
+    var tailCount: Int { packedTail.count }
+
+    /// Adds `points` to the tail as packed bytes, without decoding the points already there (see
+    /// `RouteIngest`: an append that fills no bucket never decodes the tail).
+    mutating func appendToTail(_ points: [TrackPoint]) {
+        packedTail.append(points)
+    }
+
     /// How many points the layout holds.
     var count: Int { buckets.count * PointBuckets.capacity + packedTail.count }
 

@@ -16,7 +16,7 @@ extension RouteRecord {
     var document: BSONDocument {
         get throws {
             let stats = stats
-            var document: BSONDocument = [
+            let document: BSONDocument = [
                 "_id": .string(id),
                 "owner": .string(owner),
                 "name": .string(name),
