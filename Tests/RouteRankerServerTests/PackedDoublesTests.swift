@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RouteRankerCore
+import Testing
 
 @testable import RouteRankerServer
 
