@@ -67,8 +67,22 @@ public struct BSONDocument: Sendable, Equatable {
 }
 
 extension BSONDocument: ExpressibleByDictionaryLiteral {
+    /// A literal's fields, in order (see `init(distinctKeys:)`).
     public init(dictionaryLiteral elements: (String, BSONValue)...) {
-        self.init(elements)
+        self.init(distinctKeys: elements)
+    }
+
+    /// Fields whose keys the caller knows to be distinct, such as a literal's (written in the
+    /// source), appended as they come. `init(_:)` looks each key up among those before it, which for
+    /// the dozens of literal documents a request builds was 3 % of a live append's CPU; here a
+    /// repeated key is caught by an assertion, in debug builds (the tests), instead.
+    public init(distinctKeys elements: [(String, BSONValue)]) {
+        self.init()
+        reserveCapacity(elements.count)
+        for (key, value) in elements {
+            assert(!keys.contains(key), "the key \(key) is repeated")
+            append(key, value)
+        }
     }
 }
 

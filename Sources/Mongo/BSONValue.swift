@@ -112,6 +112,6 @@ extension BSONValue: ExpressibleByArrayLiteral {
 
 extension BSONValue: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, BSONValue)...) {
-        self = .document(BSONDocument(elements))
+        self = .document(BSONDocument(distinctKeys: elements))
     }
 }

@@ -25,10 +25,11 @@ import Testing
 /// A tail extended packed is the tail packed whole, whatever the split.
 @Suite struct PackedTailTests {
     @Test func appendingPackedIsPackingWhole() throws {
-        let points = (0..<40).map { i in
-            TrackPoint(
-                lat: 52.5 + Double(i) * 1e-5, lon: 13.4, t: 1_763_800_000 + Double(i),
-                ele: i % 3 == 0 ? nil : Double(i), acc: i % 5 == 0 ? 4.5 : nil)
+        let points: [TrackPoint] = (0..<40).map { (i: Int) -> TrackPoint in
+            let x = Double(i)
+            let ele: Double? = i % 3 == 0 ? nil : x
+            let acc: Double? = i % 5 == 0 ? 4.5 : nil
+            return TrackPoint(lat: 52.5 + x * 1e-5, lon: 13.4, t: 1_763_800_000 + x, ele: ele, acc: acc)
         }
         for split in [0, 1, 17, 39, 40] {
             var tail = PackedTail(Array(points[..<split]))

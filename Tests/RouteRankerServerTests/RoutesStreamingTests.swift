@@ -133,10 +133,11 @@ extension RouteTests {
         @Test func smallAppendsGrowTheTailUntilItFillsABucket() async throws {
             try await withAppAndDatabase { client, database in
                 let token = try await client.register("ada")
-                let points = Fixture.track(1012, interval: 2).enumerated().map { index, p in
-                    TrackPoint(
-                        lat: p.lat, lon: p.lon, t: p.t, ele: index % 3 == 0 ? nil : p.ele,
-                        acc: index % 4 == 0 ? 5 : nil)
+                let points: [TrackPoint] = Fixture.track(1012, interval: 2).enumerated().map {
+                    (index: Int, p: TrackPoint) -> TrackPoint in
+                    let ele: Double? = index % 3 == 0 ? nil : p.ele
+                    let acc: Double? = index % 4 == 0 ? 5 : nil
+                    return TrackPoint(lat: p.lat, lon: p.lon, t: p.t, ele: ele, acc: acc)
                 }
                 let id = try await client.createRoute(token, recording: true).requiredID()
                 var sent = 0

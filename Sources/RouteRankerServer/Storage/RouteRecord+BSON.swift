@@ -78,6 +78,8 @@ extension RouteRecord {
 extension BSONDocument {
     /// This document without `key`.
     func removing(_ key: String) -> BSONDocument {
-        BSONDocument(self.filter { $0.key != key }.map { ($0.key, $0.value) })
+        var copy = self
+        copy[key] = nil
+        return copy
     }
 }

@@ -99,15 +99,18 @@ struct RouteRepository: Sendable {
             try await collection.insertOne(document)
             return
         }
-        var update: BSONDocument = ["$set": .document(document.removing("_id"))]
+        var update: BSONDocument
         if let stored {
             let before = try stored.document
             var set = BSONDocument()
             var unset = BSONDocument()
-            for (key, value) in document where key != "_id" && before[key] != value { set[key] = value }
-            for (key, _) in before where !document.contains(key) { unset[key] = .string("") }
+            // Both documents' keys are distinct, so the fields are appended without a lookup.
+            for (key, value) in document where key != "_id" && before[key] != value { set.append(key, value) }
+            for (key, _) in before where !document.contains(key) { unset.append(key, .string("")) }
             update = ["$set": .document(set)]
             if !unset.isEmpty { update["$unset"] = .document(unset) }
+        } else {
+            update = ["$set": .document(document.removing("_id"))]
         }
         let commit = NewID.make()
         update["$push"] = ["commits": ["$each": [.string(commit)], "$slice": .int(-Self.commitsKept)]]
