@@ -12,7 +12,7 @@ import Foundation
 /// two context switches where none were needed. `SCHED_BATCH` tells the kernel these threads are
 /// throughput work, which it does not preempt on a wake-up; the woken thread runs on another core
 /// or when the waker goes to sleep, which it does a few microseconds later. Measured on 2 cores
-/// (`scripts/bench-live`, `scripts/bench-read`): 7–11 % less CPU per live append, 5–7 % per read.
+/// (`scripts/bench-live`, `scripts/bench-read`): 7–12 % less CPU per live append, 5–7 % per read.
 /// The threads' nice value is unchanged, and they still run at once on an idle core.
 public enum ThreadScheduling: String, CaseIterable, Sendable {
     /// `SCHED_BATCH` for every thread of the process (`serve`'s default).

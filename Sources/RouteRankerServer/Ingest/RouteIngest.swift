@@ -55,7 +55,8 @@ struct RouteIngest {
             open.append(point)
             if route.layout.tailCount + open.count == PointBuckets.capacity {
                 let seq = route.layout.buckets.count
-                let full = route.layout.tail + open
+                // Only the first bucket of a request can start with a stored tail.
+                let full = route.layout.tailCount == 0 ? open : route.layout.tail + open
                 try await buckets.write(route: route.id, seq: seq, writer: writer, points: full)
                 route.layout.buckets.append(writer)
                 route.layout.tail = []
