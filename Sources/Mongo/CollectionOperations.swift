@@ -172,9 +172,15 @@ struct CollectionOperations {
         return found
     }
 
-    func aggregate(_ pipeline: [BSONDocument], batchSize: Int, _ body: ([BSONDocument]) throws -> Void) throws {
+    /// Runs `pipeline`, handing its output to `body` in lists of `batchSize` (0: all at once).
+    /// `firstBatch`, when given, is how many documents the server's first reply may hold (its
+    /// default is 101): a caller that knows how many will come asks for them in one round trip.
+    func aggregate(
+        _ pipeline: [BSONDocument], firstBatch: Int? = nil, batchSize: Int, _ body: ([BSONDocument]) throws -> Void
+    ) throws {
         let command: BSONDocument = ["pipeline": .array(pipeline.map(BSONValue.document))]
-        try withOptions([:]) { options in
+        let options: BSONDocument = firstBatch.map { ["batchSize": .int32(Int32(clamping: $0))] } ?? [:]
+        try withOptions(options) { options in
             try command.withBSONPointer { command in
                 let cursor = mongoc_collection_aggregate(collection, MONGOC_QUERY_NONE, command, options, nil)!
                 try drain(cursor, batchSize: batchSize, body)

@@ -36,8 +36,9 @@ public final class MongoClient: Service, @unchecked Sendable {
     /// Threads beyond one per client, so that tasks preferring the pool keep running while every
     /// client is busy.
     private static let spareThreads = 2
-    /// The coalesced `_id` reads, inserts and updates of each collection
-    /// (`MongoCollection.documents(ids:)`, `insertOneCoalesced`, `updateOneCoalesced`), made on
+    /// The coalesced `_id` reads, aggregates, inserts and updates of each collection
+    /// (`MongoCollection.documents(ids:)`, `aggregateCoalesced`, `insertOneCoalesced`,
+    /// `updateOneCoalesced`), made on
     /// first use and kept for the client's life: one of each per collection, so that concurrent
     /// requests find each other.
     private let coalescers = Mutex<[String: any Sendable]>([:])
@@ -197,6 +198,15 @@ public final class MongoClient: Service, @unchecked Sendable {
         // 0.150 ms of CPU per request, two 0.169 ms, four 0.243 ms (README, "Benchmarks").
         // Callers waiting are bounded like the pool's calls waiting for a client.
         coalescer("reads", collection) { CoalescedReads(maxInFlight: 1, maxBatch: 100, maxWaiting: threads.maxWaiting) }
+    }
+
+    /// The coalesced aggregates of `collection`, made on first use.
+    func coalescedAggregates(of collection: MongoCollection) -> CoalescedAggregates {
+        // One command under way per collection, as for the reads; a batch of at most 32 callers,
+        // each pipeline a `$unionWith` of the command.
+        coalescer("aggregates", collection) {
+            CoalescedAggregates(maxInFlight: 1, maxBatch: 32, maxWaiting: threads.maxWaiting)
+        }
     }
 
     /// The coalesced inserts of `collection`, made on first use: each caller's document, in one

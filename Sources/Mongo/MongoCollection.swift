@@ -51,6 +51,15 @@ public struct MongoCollection: Sendable {
         try await database.client.coalescedReads(of: self).documents(ids, in: self)
     }
 
+    /// The output of `pipeline`, run in one `aggregate` together with the pipelines that concurrent
+    /// callers run on this collection (`CoalescedAggregates`): under load, one round trip serves
+    /// many requests, and a pipeline asked for by several runs once. Everything is read after this
+    /// call began; nothing is cached. `expected` is about how many documents the pipeline returns
+    /// (it sizes the first reply). The pipeline must not write.
+    public func aggregateCoalesced(_ pipeline: [BSONDocument], expected: Int) async throws -> [BSONDocument] {
+        try await database.client.coalescedAggregates(of: self).aggregate(pipeline, expected: expected, in: self)
+    }
+
     /// Inserts one document, in one unordered `insert` with the documents that concurrent callers
     /// insert into this collection meanwhile (`Coalescer`): under load, one command and one
     /// journal commit serve many requests. Acknowledged, like `insertOne`, only once the command
@@ -141,11 +150,12 @@ public struct MongoCollection: Sendable {
         try await run { try $0.count(filter) }
     }
 
-    /// Runs an aggregation pipeline and returns all of its output.
-    public func aggregate(_ pipeline: [BSONDocument]) async throws -> [BSONDocument] {
+    /// Runs an aggregation pipeline and returns all of its output; `firstBatch` as in
+    /// `MongoJobCollection.aggregate`.
+    public func aggregate(_ pipeline: [BSONDocument], firstBatch: Int? = nil) async throws -> [BSONDocument] {
         try await run { operations in
             var found: [BSONDocument] = []
-            try operations.aggregate(pipeline, batchSize: 0) { found = $0 }
+            try operations.aggregate(pipeline, firstBatch: firstBatch, batchSize: 0) { found = $0 }
             return found
         }
     }

@@ -51,6 +51,17 @@ public struct MongoJobCollection {
         try run { try $0.count(filter) }
     }
 
+    /// Runs an aggregation pipeline and returns all of its output. `firstBatch`, when given, is how
+    /// many documents the first reply may hold (the server's default is 101): asking for as many
+    /// as will come saves a `getMore` round trip.
+    public func aggregate(_ pipeline: [BSONDocument], firstBatch: Int? = nil) throws -> [BSONDocument] {
+        try run { operations in
+            var found: [BSONDocument] = []
+            try operations.aggregate(pipeline, firstBatch: firstBatch, batchSize: 0) { found = $0 }
+            return found
+        }
+    }
+
     private func run<T>(_ body: (CollectionOperations) throws -> T) throws -> T {
         let collection = mongoc_client_get_collection(job.client, job.databaseName, name)!
         defer { mongoc_collection_destroy(collection) }

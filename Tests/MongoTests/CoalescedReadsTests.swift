@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import Testing
 
 @testable import Mongo
@@ -130,11 +129,4 @@ import Testing
         // load); 40 in turn would take 20 s.
         #expect(took < .seconds(10))
     }
-}
-
-/// A flag the test's readers poll, set once to stop them.
-private final class StopFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .relaxed) }
-    func set() { value.store(true, ordering: .relaxed) }
 }
