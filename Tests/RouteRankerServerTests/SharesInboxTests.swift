@@ -237,4 +237,47 @@ import Testing
             #expect(foreign.status == .badRequest)
         }
     }
+
+    /// Inbox pages asked for at the same moment share database commands
+    /// (`MongoCollection.aggregateCoalesced`): each reader still gets exactly their own shares and
+    /// total, in order, whatever page size and position the others asked for.
+    @Test func concurrentInboxesOfSeveralReadersEachGetTheirOwn() async throws {
+        try await withApp { client in
+            let olga = try await client.register("olga", friends: ["r0", "r1", "r2"])
+            var readers: [(id: String, token: String, routes: [String])] = []
+            for r in 0..<3 { readers.append(("r\(r)", try await client.register("r\(r)"), [])) }
+            // Reader r gets the routes i with i % 3 <= r: 4, 8 and 12 shares.
+            for i in 0..<12 {
+                let route = try await client.newSharedRoute(olga, name: "Route \(i)")
+                for r in 0..<3 where i % 3 <= r {
+                    #expect(try await client.shareRoute(olga, route, to: readers[r].id).status == .created)
+                    readers[r].routes.insert(route, at: 0)  // newest first
+                }
+            }
+            let snapshot = readers
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for caller in 0..<36 {
+                    group.addTask {
+                        let reader = snapshot[caller % 3]
+                        let limit = [1, 3, 50][caller / 3 % 3]
+                        let first = try await client.send(.get, "/v1/shares?limit=\(limit)", token: reader.token)
+                        #expect(first.status == .ok)
+                        #expect(first.json["total"] as? Int == reader.routes.count)
+                        #expect(SharingFixture.ids(first, key: "route") == Array(reader.routes.prefix(limit)))
+                        guard let cursor = first.json["next"] as? String else {
+                            #expect(limit >= reader.routes.count)
+                            return
+                        }
+                        let second = try await client.send(
+                            .get, "/v1/shares?limit=\(limit)&cursor=\(cursor)", token: reader.token)
+                        #expect(second.json["total"] as? Int == reader.routes.count)
+                        #expect(
+                            SharingFixture.ids(second, key: "route")
+                                == Array(reader.routes.dropFirst(limit).prefix(limit)))
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
 }

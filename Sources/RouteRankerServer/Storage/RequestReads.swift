@@ -87,58 +87,90 @@ struct RequestReads: Sendable {
     }
 
     /// The caller of `token`, a page of their inbox (`ShareRepository.inbox`), its routes, their
-    /// owners (names and zones, read with the caller when the token names its user), and the
-    /// inbox's size: the page and the count in one pool job, then the routes and the users by `_id`,
-    /// each coalesced with the same reads of concurrent requests (`MongoCollection.documents(ids:)`):
-    /// four round trips for a request alone (five for an older token), fewer under load, and one
-    /// fewer when the first page holds the whole inbox (`ListTotal.fromFirstPage`).
+    /// owners (names and zones) and the inbox's size, in one aggregation on `shares`
+    /// (`inboxPipeline`), coalesced with the inbox pages that concurrent requests ask for
+    /// (`MongoCollection.aggregateCoalesced`): one round trip for a request alone, a share of one
+    /// under load. An older token takes two, in one pool job: its user by its digest, then the page.
     func inbox(token: String, after: (Date, String)?, limit: Int) async throws -> InboxLookup {
-        let named = UserToken(token)
-        if named == .malformed { return InboxLookup() }
-        var found = try await database.job { job in
-            var found = InboxLookup()
-            let caller: String
-            switch named {
-            case .named(let user): caller = user
-            case .unnamed, .malformed:
-                guard let user = try Self.user(tokenHash: Secret.hash(token), job) else { return found }
+        switch UserToken(token) {
+        case .malformed:
+            return InboxLookup()
+        case .named(let caller):
+            let output = try await database.collection("shares").aggregateCoalesced(
+                Self.inboxPipeline(of: caller, after: after, limit: limit, withCaller: true), expected: limit + 2)
+            return Self.inbox(output)
+        case .unnamed:
+            return try await database.job { job in
+                guard let user = try Self.user(tokenHash: Secret.hash(token), job) else { return InboxLookup() }
+                let output = try job.collection("shares").aggregate(
+                    Self.inboxPipeline(of: user.id, after: after, limit: limit, withCaller: false),
+                    firstBatch: limit + 1)
+                var found = Self.inbox(output)
                 found.user = user
-                caller = user.id
+                return found
             }
-            let shares = job.collection("shares")
-            let page = try shares.find(
-                ShareRepository.inboxFilter(of: caller, after: after), sort: ["shared_at": -1, "_id": 1], limit: limit
-            )
-            found.shares = page.compactMap(ShareRepository.record)
-            // Most inboxes fit on their first page: then the page is the count.
-            found.total =
-                try ListTotal.fromFirstPage(isFirst: after == nil, read: page.count, asked: limit)
-                ?? shares.count(["to": .string(caller)])
-            return found
         }
-        let caller: String
-        switch named {
-        case .named(let user): caller = user
-        case .unnamed, .malformed:
-            guard let user = found.user else { return found }
-            caller = user.id
+    }
+
+    /// A page of the inbox of `caller` as one pipeline on `shares`, each part by an index: up to
+    /// `limit` shares after `after`, newest first (ties by `_id`; `to_shared_at`), each with its
+    /// route (`inbox_route`) and its owner's name and zones (`inbox_owner`) by `_id`; then
+    /// `{inbox_total: n}`, the caller's count of shares (absent when there are none); then, if
+    /// `withCaller`, `{inbox_caller: <the caller's user document>}` (absent when there is none).
+    static func inboxPipeline(of caller: String, after: (Date, String)?, limit: Int, withCaller: Bool)
+        -> [BSONDocument]
+    {
+        var pipeline: [BSONDocument] = [
+            ["$match": .document(ShareRepository.inboxFilter(of: caller, after: after))],
+            ["$sort": ["shared_at": -1, "_id": 1]],
+            ["$limit": .int(limit)],
+            ["$lookup": ["from": "routes", "localField": "route", "foreignField": "_id", "as": "inbox_route"]],
+            [
+                "$lookup": [
+                    "from": "users", "localField": "owner", "foreignField": "_id", "as": "inbox_owner",
+                    "pipeline": [["$project": ["name": 1, "privacy_zones": 1, "zones_version": 1]]],
+                ]
+            ],
+            [
+                "$unionWith": [
+                    "coll": "shares",
+                    "pipeline": [
+                        ["$match": ["to": .string(caller)]],
+                        ["$group": ["_id": .null, "inbox_total": ["$sum": 1]]],
+                    ],
+                ]
+            ],
+        ]
+        if withCaller {
+            pipeline.append([
+                "$unionWith": [
+                    "coll": "users",
+                    "pipeline": [["$match": ["_id": .string(caller)]], ["$replaceWith": ["inbox_caller": "$$ROOT"]]],
+                ]
+            ])
         }
-        // The coalesced reads may also return documents other requests asked for: only this
-        // page's are taken.
-        let routeIDs = Array(Set(found.shares.map(\.route)).filter(RouteID.isPlausible))
-        let routes = try await database.collection("routes").documents(ids: routeIDs)
-        for id in routeIDs {
-            if let document = routes[id] { found.routes[id] = StoredRoute(document: document) }
-        }
-        var userIDs = Set(found.shares.map(\.owner))
-        if found.user == nil { userIDs.insert(caller) }
-        let users = try await database.collection("users").documents(ids: Array(userIDs))
-        for id in userIDs {
-            guard let document = users[id] else { continue }
-            if id == caller, found.user == nil { found.user = UserRepository.record(document) }
-            guard let name = document.string("name") else { continue }
-            let privacy = Self.privacy(document)
-            found.owners[id] = (name, privacy.zones, privacy.version)
+        return pipeline
+    }
+
+    /// What `inboxPipeline` returned, sorted out: the shares in order with their routes and owners,
+    /// the count, and the caller when it was asked for.
+    private static func inbox(_ output: [BSONDocument]) -> InboxLookup {
+        var found = InboxLookup()
+        for document in output {
+            if let user = document.document("inbox_caller") {
+                found.user = UserRepository.record(user)
+            } else if let total = document.int("inbox_total") {
+                found.total = total
+            } else if let share = ShareRepository.record(document) {
+                found.shares.append(share)
+                if let route = document.array("inbox_route")?.first?.documentValue {
+                    found.routes[share.route] = StoredRoute(document: route)
+                }
+                if let owner = document.array("inbox_owner")?.first?.documentValue, let name = owner.string("name") {
+                    let privacy = Self.privacy(owner)
+                    found.owners[share.owner] = (name, privacy.zones, privacy.version)
+                }
+            }
         }
         return found
     }

@@ -78,15 +78,8 @@ struct ShareRepository: Sendable {
         try await collection.find(["route": .string(route)], sort: ["shared_at": -1, "_id": 1]).compactMap(Self.record)
     }
 
-    /// The shares to `user`, newest first (ties by id), after the keyset position `after`.
-    func inbox(of user: String, after: (Date, String)?, limit: Int) async throws -> [ShareRecord] {
-        try await collection.find(
-            Self.inboxFilter(of: user, after: after), sort: ["shared_at": -1, "_id": 1], limit: limit
-        )
-        .compactMap(Self.record)
-    }
-
-    /// The shares to `user` after the keyset position `after` (see `inbox`).
+    /// The shares to `user` after the keyset position `after` in the inbox's order, newest first
+    /// (ties by `_id`; `RequestReads.inboxPipeline`).
     static func inboxFilter(of user: String, after: (Date, String)?) -> BSONDocument {
         var filter: BSONDocument = ["to": .string(user)]
         if let (date, id) = after {
@@ -96,10 +89,6 @@ struct ShareRepository: Sendable {
             ]
         }
         return filter
-    }
-
-    func count(to user: String) async throws -> Int {
-        try await collection.count(["to": .string(user)])
     }
 
     /// The ids of the routes shared with `user`.
