@@ -173,13 +173,14 @@ struct CollectionOperations {
     }
 
     /// Runs `pipeline`, handing its output to `body` in lists of `batchSize` (0: all at once).
-    /// `firstBatch`, when given, is how many documents the server's first reply may hold (its
-    /// default is 101): a caller that knows how many will come asks for them in one round trip.
+    /// `firstBatch`, when given, is how many documents the caller expects at most: the first reply
+    /// may then hold one more (the server's default is 101), because a reply exactly full leaves
+    /// the cursor open, and closing it would cost an empty `getMore`.
     func aggregate(
         _ pipeline: [BSONDocument], firstBatch: Int? = nil, batchSize: Int, _ body: ([BSONDocument]) throws -> Void
     ) throws {
         let command: BSONDocument = ["pipeline": .array(pipeline.map(BSONValue.document))]
-        let options: BSONDocument = firstBatch.map { ["batchSize": .int32(Int32(clamping: $0))] } ?? [:]
+        let options: BSONDocument = firstBatch.map { ["batchSize": .int32(Int32(clamping: $0 + 1))] } ?? [:]
         try withOptions(options) { options in
             try command.withBSONPointer { command in
                 let cursor = mongoc_collection_aggregate(collection, MONGOC_QUERY_NONE, command, options, nil)!

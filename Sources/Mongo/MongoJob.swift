@@ -52,8 +52,8 @@ public struct MongoJobCollection {
     }
 
     /// Runs an aggregation pipeline and returns all of its output. `firstBatch`, when given, is how
-    /// many documents the first reply may hold (the server's default is 101): asking for as many
-    /// as will come saves a `getMore` round trip.
+    /// many documents the caller expects at most: the first reply is sized to hold them all (the
+    /// server's default is 101), which saves `getMore` round trips.
     public func aggregate(_ pipeline: [BSONDocument], firstBatch: Int? = nil) throws -> [BSONDocument] {
         try run { operations in
             var found: [BSONDocument] = []
