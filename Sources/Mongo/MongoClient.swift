@@ -200,6 +200,14 @@ public final class MongoClient: Service, @unchecked Sendable {
         coalescer("reads", collection) { CoalescedReads(maxInFlight: 1, maxBatch: 100, maxWaiting: threads.maxWaiting) }
     }
 
+    /// The coalesced joint reads of `collection` with `other`, made on first use.
+    func coalescedJointReads(of collection: MongoCollection, with other: MongoCollection) -> CoalescedJointReads {
+        // As the reads of one collection: one command under way, batches of at most 100 ids.
+        coalescer("joint-reads+" + other.name, collection) {
+            CoalescedJointReads(maxInFlight: 1, maxBatch: 100, maxWaiting: threads.maxWaiting)
+        }
+    }
+
     /// The coalesced aggregates of `collection`, made on first use.
     func coalescedAggregates(of collection: MongoCollection) -> CoalescedAggregates {
         // One command under way per collection, as for the reads; a batch of at most 32 callers,

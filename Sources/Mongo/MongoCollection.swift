@@ -51,6 +51,19 @@ public struct MongoCollection: Sendable {
         try await database.client.coalescedReads(of: self).documents(ids, in: self)
     }
 
+    /// The documents of this collection whose `_id` is one of `ids` and those of `other` whose `_id`
+    /// is one of `otherIDs` (string ids, a few), each by `_id`, read in one command together with
+    /// the same reads of concurrent callers (`CoalescedJointReads`): one round trip where
+    /// `documents(ids:)` on each would take two. Every document is read after this call began;
+    /// nothing is cached. Each result may also hold documents that concurrent callers asked for.
+    public func documents(ids: [String], with other: MongoCollection, ids otherIDs: [String]) async throws -> (
+        mine: [String: BSONDocument], other: [String: BSONDocument]
+    ) {
+        let found = try await database.client.coalescedJointReads(of: self, with: other)
+            .documents(ids, in: self, otherIDs, in: other)
+        return (found.first, found.second)
+    }
+
     /// The output of `pipeline`, run in one `aggregate` together with the pipelines that concurrent
     /// callers run on this collection (`CoalescedAggregates`): under load, one round trip serves
     /// many requests, and a pipeline asked for by several runs once. Everything is read after this
