@@ -25,9 +25,9 @@ extension Visibility {
 
     /// The route `id` if the caller of `token` owns it, for a write: `401` for a bad token, else
     /// `404` (`RouteNotVisible`), or `403` (`NotRouteOwner`) when it is only shared with them —
-    /// `Authenticator.user` and `owned(_:by:)` with the reads of `RequestReads.route`.
+    /// `Authenticator.user` and `owned(_:by:)` with the reads of `RequestReads.routeToWrite`.
     func owned(_ id: String, token: String, auth: Authenticator) async throws -> RouteRecord {
-        let found = try await RequestReads(routes: routes).route(id, token: token)
+        let found = try await RequestReads(routes: routes).routeToWrite(id, token: token)
         let user = try auth.accept(token, found: found.user)
         guard let route = try found.route?.record(), route.isReadable(by: user.id) else { throw RouteNotVisible() }
         guard route.owner == user.id else { throw NotRouteOwner() }

@@ -72,6 +72,22 @@ struct RequestReads: Sendable {
         }
     }
 
+    /// The caller of `token` and the route `id`, for a request only the route's owner may make (a
+    /// write): for a token that names its user, the route and the caller in one round trip
+    /// (`MongoCollection.documents(ids:with:ids:)`, coalesced with the same reads of concurrent
+    /// requests). `ownerPrivacy` is not read: a caller who is not the owner is refused.
+    func routeToWrite(_ id: String, token: String) async throws -> RouteLookup {
+        guard case .named(let caller) = UserToken(token), RouteID.isPlausible(id) else {
+            return try await route(id, token: token)
+        }
+        let found = try await database.collection("routes").documents(
+            ids: [id], with: database.collection("users"), ids: [caller])
+        var lookup = RouteLookup()
+        lookup.user = found.other[caller].flatMap(UserRepository.record)
+        lookup.route = found.mine[id].map(StoredRoute.init)
+        return lookup
+    }
+
     /// What `inbox(token:after:limit:)` found.
     struct InboxLookup: Sendable {
         /// As in `RouteLookup`.
