@@ -210,10 +210,11 @@ public final class MongoClient: Service, @unchecked Sendable {
 
     /// The coalesced aggregates of `collection`, made on first use.
     func coalescedAggregates(of collection: MongoCollection) -> CoalescedAggregates {
-        // One command under way per collection, as for the reads; a batch of at most 32 callers,
-        // each pipeline a `$unionWith` of the command.
+        // One command under way per collection, as for the reads. A batch is bounded by the
+        // documents its callers expect, 1,000 (about 45 inbox pages of 20, or 5 of 200), so that
+        // one reply, held whole until every caller is answered, stays a few pages' worth.
         coalescer("aggregates", collection) {
-            CoalescedAggregates(maxInFlight: 1, maxBatch: 32, maxWaiting: threads.maxWaiting)
+            CoalescedAggregates(maxInFlight: 1, maxBatch: 1_000, maxWaiting: threads.maxWaiting)
         }
     }
 
