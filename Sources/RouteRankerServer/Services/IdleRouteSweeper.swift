@@ -19,7 +19,7 @@ struct IdleRouteSweeper: Service {
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
                     try await sweepOnce()
