@@ -232,6 +232,14 @@ public final class MongoClient: Service, @unchecked Sendable {
         coalescer("updates", collection) { Coalescer(maxInFlight: 1, maxBatch: 64, maxWaiting: threads.maxWaiting) }
     }
 
+    /// The coalesced commits of `collection` after inserts into `target`, made on first use.
+    func coalescedCommits(of collection: MongoCollection, after target: MongoCollection) -> CoalescedCommits {
+        // Batches of up to 16 documents and statements together, as the inserts alone.
+        coalescer("commits+" + target.database.name + "." + target.name, collection) {
+            CoalescedCommits(maxInFlight: 1, maxBatch: 16, maxWaiting: threads.maxWaiting)
+        }
+    }
+
     /// The coalescer of `kind` for `collection`, made by `make` on first use.
     private func coalescer<C: Sendable>(_ kind: String, _ collection: MongoCollection, _ make: () -> C) -> C {
         let key = kind + ":" + collection.database.name + "." + collection.name

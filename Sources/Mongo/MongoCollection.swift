@@ -107,6 +107,19 @@ public struct MongoCollection: Sendable {
         }
     }
 
+    /// `updateOneCoalesced(filter:update:)` made the commit of `documents`: they are stored in
+    /// `target` first, and this update is sent only once they are, both steps sharing their
+    /// commands with the same writes of concurrent callers (`CoalescedCommits`). A document whose
+    /// unique key is already taken counts as stored: use it for documents whose keys no other
+    /// caller uses, so that a taken key means an earlier attempt of this very write. If one of
+    /// `documents` cannot be stored, that error is thrown and nothing is updated.
+    public func updateOneCoalesced(
+        filter: BSONDocument, update: BSONDocument, afterStoring documents: [BSONDocument], in target: MongoCollection
+    ) async throws -> Bool? {
+        try await database.client.coalescedCommits(of: self, after: target).commit(
+            .init(documents: documents, filter: filter, update: update), in: self, after: target)
+    }
+
     /// The first document matching `filter` (in natural order), or nil.
     public func findOne(_ filter: BSONDocument, projection: BSONDocument? = nil) async throws -> BSONDocument? {
         try await find(filter, limit: 1, projection: projection).first
@@ -216,6 +229,22 @@ public struct MongoCollection: Sendable {
             let collection = mongoc_client_get_collection(client, databaseName, name)!
             defer { mongoc_collection_destroy(collection) }
             return try body(CollectionOperations(collection: collection))
+        }
+    }
+
+    /// Runs `body` in one pool job with this collection's handle and `other`'s, on one client.
+    func run<T: Sendable>(
+        with other: MongoCollection,
+        _ body: @escaping @Sendable (CollectionOperations, CollectionOperations) throws -> T
+    ) async throws -> T {
+        let (databaseName, name) = (database.name, self.name)
+        let (otherDatabase, otherName) = (other.database.name, other.name)
+        return try await database.client.withClient { client in
+            let collection = mongoc_client_get_collection(client, databaseName, name)!
+            defer { mongoc_collection_destroy(collection) }
+            let second = mongoc_client_get_collection(client, otherDatabase, otherName)!
+            defer { mongoc_collection_destroy(second) }
+            return try body(CollectionOperations(collection: collection), CollectionOperations(collection: second))
         }
     }
 

@@ -2,9 +2,9 @@ import Foundation
 import RouteRankerCore
 
 /// One request's worth of points going into one route: filtered by the route's accumulator,
-/// packed into buckets as they come (each full bucket is stored at once, under this request's own
-/// writer id, so memory stays bounded for a stream of any length), and made visible all together
-/// by `commit`.
+/// packed into buckets as they come (under this request's own writer id; each full bucket is
+/// stored as soon as the next one fills, so memory stays bounded for a stream of any length, and
+/// the last one with the commit), and made visible all together by `commit`.
 ///
 /// Nothing it stores before `commit` is visible: the commit is one version-guarded, journaled
 /// update of the route document, which names the new full buckets and holds the open tail (see
@@ -31,6 +31,10 @@ struct RouteIngest {
     /// tail stays packed as stored: it is decoded only when a bucket fills, so that an append of a
     /// few points (a phone's live recording) does not decode and pack up to 999 points again.
     private var open: [TrackPoint] = []
+    /// The last full bucket, not stored yet: the commit stores it (`RouteRepository.commit`), in
+    /// the same queue as its update. A bucket that fills after it stores it at once, so at most one
+    /// waits, and memory stays bounded.
+    private var unstored: PointBuckets.Pending?
     private let writer = PointBuckets.newWriter()
 
     /// Starts an ingest into `route`, as stored at `route.version` (0: a new route, not stored yet).
@@ -57,7 +61,8 @@ struct RouteIngest {
                 let seq = route.layout.buckets.count
                 // Only the first bucket of a request can start with a stored tail.
                 let full = route.layout.tailCount == 0 ? open : route.layout.tail + open
-                try await buckets.write(route: route.id, seq: seq, writer: writer, points: full)
+                try await unstored?.write()
+                unstored = buckets.pending(route: route.id, seq: seq, writer: writer, points: full)
                 route.layout.buckets.append(writer)
                 route.layout.tail = []
                 open.removeAll(keepingCapacity: true)
@@ -79,7 +84,8 @@ struct RouteIngest {
         route.layout.appendToTail(open)
         open = []
         route.version = baseVersion + 1
-        try await routes.commit(route, over: baseVersion, stored: stored)
+        try await routes.commit(route, over: baseVersion, stored: stored, bucket: unstored)
+        unstored = nil
         return route
     }
 }

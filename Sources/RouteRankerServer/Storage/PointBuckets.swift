@@ -19,10 +19,34 @@ struct PointBuckets: Sendable {
     /// A new writer id: one per request, so that no two requests ever write the same bucket.
     static func newWriter() -> String { NewID.make() }
 
-    /// Stores a full bucket as `writer` wrote it: an insert (the cheapest write the database
-    /// has, as the direct-insert ceiling makes), where a duplicate key means this very bucket is
-    /// stored already — a retried insert — since no other writer uses `writer`.
-    func write(route: String, seq: Int, writer: String, points: some Collection<TrackPoint>) async throws {
+    /// A full bucket as its writer wrote it, to be stored: by the commit that names it
+    /// (`RouteRepository.commit`), which stores it and then commits in one queue shared with
+    /// concurrent commits, or by itself (`write`).
+    struct Pending: Sendable {
+        let buckets: PointBuckets
+        let document: BSONDocument
+
+        /// Stores the bucket by itself: an insert (the cheapest write the database has, as the
+        /// direct-insert ceiling makes), with the buckets that concurrent requests insert
+        /// meanwhile (one command, one commit). A duplicate key means this very bucket is stored
+        /// already — a retried insert — since no other writer uses its writer id.
+        func write() async throws {
+            do {
+                try await buckets.collection.insertOneCoalesced(document)
+            } catch MongoError.duplicateKey {
+                // Stored by an earlier attempt of this insert.
+            }
+        }
+    }
+
+    /// A full bucket as `writer` wrote it, not stored yet (see `Pending`).
+    func pending(route: String, seq: Int, writer: String, points: some Collection<TrackPoint>) -> Pending {
+        Pending(buckets: self, document: Self.document(route: route, seq: seq, writer: writer, points: points))
+    }
+
+    /// The document of a full bucket as `writer` wrote it. Its key is the writer's alone, so a
+    /// duplicate key on insert means this very bucket is stored already.
+    static func document(route: String, seq: Int, writer: String, points: some Collection<TrackPoint>) -> BSONDocument {
         var t: [BSONValue] = [], lat: [BSONValue] = [], lon: [BSONValue] = []
         var ele: [BSONValue] = [], acc: [BSONValue] = []
         t.reserveCapacity(points.count)
@@ -37,16 +61,11 @@ struct PointBuckets: Sendable {
             ele.append(point.ele.map(BSONValue.double) ?? .null)
             acc.append(point.acc.map(BSONValue.double) ?? .null)
         }
-        do {
-            // With the buckets concurrent requests insert meanwhile: one command, one commit.
-            try await collection.insertOneCoalesced([
-                "_id": .string("\(route):\(seq):\(writer)"),
-                "route": .string(route), "seq": .int(seq), "writer": .string(writer), "n": .int(points.count),
-                "t": .array(t), "lat": .array(lat), "lon": .array(lon), "ele": .array(ele), "acc": .array(acc),
-            ])
-        } catch MongoError.duplicateKey {
-            // Stored by an earlier attempt of this insert.
-        }
+        return [
+            "_id": .string("\(route):\(seq):\(writer)"),
+            "route": .string(route), "seq": .int(seq), "writer": .string(writer), "n": .int(points.count),
+            "t": .array(t), "lat": .array(lat), "lon": .array(lon), "ele": .array(ele), "acc": .array(acc),
+        ]
     }
 
     /// The committed points of `route`, bucket by bucket, in order, with bounded memory: its full

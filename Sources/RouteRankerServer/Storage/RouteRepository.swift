@@ -85,16 +85,22 @@ struct RouteRepository: Sendable {
     /// The update goes to the database with the commits that concurrent requests make meanwhile, in
     /// one command (`MongoCollection.updateOneCoalesced`): a recording route's append is little
     /// more than this update, and on SecantusDB one command of many statements costs far less than
-    /// as many commands. Each commit also adds an id of its own to `commits` (the route's last
-    /// `commitsKept`): when some commits of a batch matched and some did not, the reply does not
-    /// say which, and the stored ids do.
-    func commit(_ route: RouteRecord, over base: Int, stored: RouteRecord? = nil) async throws {
+    /// as many commands. `bucket`, the last full bucket the commit names if it is not stored yet,
+    /// is stored first, in the same queue (`updateOneCoalesced(filter:update:afterStoring:in:)`):
+    /// an append of a bucket or more then waits once for its writes, not twice, and shares both
+    /// commands with concurrent commits. Each commit also adds an id of its own to `commits` (the
+    /// route's last `commitsKept`): when some commits of a batch matched and some did not, the
+    /// reply does not say which, and the stored ids do.
+    func commit(
+        _ route: RouteRecord, over base: Int, stored: RouteRecord? = nil, bucket: PointBuckets.Pending? = nil
+    ) async throws {
         var document = try route.document
         // The start first, like the points: invisible until the route document names it.
         if let first = route.accumulator.first, stored?.accumulator.first?.coordinate != first.coordinate {
             try await starts.record(route: route.id, owner: route.owner, start: first.coordinate)
         }
         if base == 0 {
+            try await bucket?.write()
             if !route.readers.isEmpty { document["readers"] = .array(route.readers.map { .string($0) }) }
             try await collection.insertOne(document)
             return
@@ -114,8 +120,14 @@ struct RouteRepository: Sendable {
         }
         let commit = NewID.make()
         update["$push"] = ["commits": ["$each": [.string(commit)], "$slice": .int(-Self.commitsKept)]]
-        let matched = try await collection.updateOneCoalesced(
-            filter: ["_id": .string(route.id), "version": .int(base)], update: update)
+        let filter: BSONDocument = ["_id": .string(route.id), "version": .int(base)]
+        let matched =
+            if let bucket {
+                try await collection.updateOneCoalesced(
+                    filter: filter, update: update, afterStoring: [bucket.document], in: bucket.buckets.collection)
+            } else {
+                try await collection.updateOneCoalesced(filter: filter, update: update)
+            }
         switch matched {
         case true: return
         case false: throw VersionConflict()

@@ -1,0 +1,88 @@
+/// Writes of two steps, shared with the same writes of concurrent callers (`Coalescer`): each
+/// caller's documents inserted into one collection, then, once they are stored, its one-document
+/// update of another collection, the update being the commit that makes the documents count (a
+/// route's document naming its new point buckets).
+///
+/// A batch is two commands in one pool job: one unordered `insert` of every caller's documents,
+/// then one unordered `update` of the statements of the callers whose documents are all stored.
+/// Apart, each caller's insert and update were two waits, each in a queue of its own kind, and
+/// concurrent callers, rarely at the same step at the same moment, seldom shared a command; one
+/// queue for both steps gathers them (measured in the README, "Where issue #12 stands").
+///
+/// Nothing is acknowledged before its command is, and an update is never sent before its
+/// documents were acknowledged: a commit never names documents that are not stored.
+final class CoalescedCommits: Sendable {
+    /// One caller's write: `documents` for the first collection, then the update of the first
+    /// document of the second that matches `filter`.
+    struct Request: Sendable {
+        var documents: [BSONDocument]
+        var filter: BSONDocument
+        var update: BSONDocument
+    }
+
+    private let coalescer: Coalescer<Request, Bool?>
+
+    /// How many batches have been sent (each one `insert` and one `update`, at most).
+    var commandsSent: Int { coalescer.commandsSent }
+
+    /// How many callers wait in pending batches.
+    var callersWaiting: Int { coalescer.callersWaiting }
+
+    init(maxInFlight: Int, maxBatch: Int, maxWaiting: Int) {
+        // A batch is weighed by its documents (a point bucket is 1,000 points) and its statements.
+        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting) {
+            $0.documents.count + 1
+        }
+    }
+
+    /// Stores `request.documents` in `target` (a document whose unique key is taken counts as
+    /// stored: no two callers insert the same key, so it is this caller's own, stored by an
+    /// earlier attempt), then applies the update to `collection`. Whether the update matched: true
+    /// or false, or nil when the reply cannot say (see `MongoCollection.updateOneCoalesced`).
+    func commit(_ request: Request, in collection: MongoCollection, after target: MongoCollection) async throws
+        -> Bool?
+    {
+        try await coalescer.run(request) { requests in
+            try await collection.run(with: target) { updates, inserts in
+                try Self.send(requests, updates: updates, inserts: inserts)
+            }
+        }
+    }
+
+    /// The two commands of one batch (on a pool thread): what each caller is answered.
+    private static func send(_ requests: [Request], updates: CollectionOperations, inserts: CollectionOperations)
+        throws -> [Result<Bool?, any Error>]
+    {
+        let documents = requests.flatMap(\.documents)
+        let outcomes = try inserts.insertEach(documents)
+        var answers: [Result<Bool?, any Error>?] = Array(repeating: nil, count: requests.count)
+        var statements: [(filter: BSONDocument, update: BSONDocument)] = []
+        var statementOwners: [Int] = []
+        var next = 0
+        for (index, request) in requests.enumerated() {
+            let mine = outcomes[next..<next + request.documents.count]
+            next += request.documents.count
+            if let failure = mine.lazy.compactMap({ $0 }).first(where: Self.isNotStored) {
+                answers[index] = .failure(failure)
+            } else {
+                statements.append((request.filter, request.update))
+                statementOwners.append(index)
+            }
+        }
+        if !statements.isEmpty {
+            let (errors, matched) = try updates.updateEach(statements)
+            let applied = errors.count { $0 == nil }
+            let verdict: Bool? = matched == applied ? true : matched == 0 ? false : nil
+            for (owner, error) in zip(statementOwners, errors) {
+                answers[owner] = error.map { .failure($0) } ?? .success(verdict)
+            }
+        }
+        return answers.map { $0! }
+    }
+
+    /// Whether an insert's failure means its document is not stored (a duplicate key means it is).
+    private static func isNotStored(_ error: MongoError) -> Bool {
+        if case .duplicateKey = error { return false }
+        return true
+    }
+}
