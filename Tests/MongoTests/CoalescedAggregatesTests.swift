@@ -76,27 +76,16 @@ import Testing
             let watched: [BSONDocument] = [["$match": ["_id": "i7"]], ["$project": ["v": 1]]]
             let runner = db.client.coalescedAggregates(of: items)
             let before = runner.commandsSent
-            let stop = StopFlag()
-            let background = try await withThrowingTaskGroup(of: Int.self) { group in
-                for reader in 0..<3 {
-                    group.addTask {
-                        var count = 0
-                        while !stop.isSet {
-                            // One reader asks what the checks below ask, the others something else.
-                            let pipeline = reader == 0 ? watched : Self.page(of: "g\(reader)", limit: 2)
-                            _ = try await items.aggregateCoalesced(pipeline, expected: 3)
-                            count += 1
-                        }
-                        return count
-                    }
-                }
+            let background = try await whileReadersRun(3) { reader in
+                // One reader asks what the checks below ask, the others something else.
+                let pipeline = reader == 0 ? watched : Self.page(of: "g\(reader)", limit: 2)
+                _ = try await items.aggregateCoalesced(pipeline, expected: 3)
+            } _: {
                 for version in 1...40 {
                     try await items.updateOne(filter: ["_id": "i7"], update: ["$set": ["v": .int(version)]])
                     let seen = try await items.aggregateCoalesced(watched, expected: 1).first?.int("v")
                     #expect(seen == version)
                 }
-                stop.set()
-                return try await group.reduce(0, +)
             }
             #expect(runner.commandsSent - before < background + 40)
         }

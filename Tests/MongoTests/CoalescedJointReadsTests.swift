@@ -58,18 +58,9 @@ import Testing
             let (routes, users) = try await Self.collections(db)
             let reads = db.client.coalescedJointReads(of: routes, with: users)
             let before = reads.commandsSent
-            let stop = StopFlag()
-            let background = try await withThrowingTaskGroup(of: Int.self) { group in
-                for reader in 0..<3 {
-                    group.addTask {
-                        var count = 0
-                        while !stop.isSet {
-                            _ = try await routes.documents(ids: ["a\(reader)"], with: users, ids: ["a\(reader + 10)"])
-                            count += 1
-                        }
-                        return count
-                    }
-                }
+            let background = try await whileReadersRun(3) { reader in
+                _ = try await routes.documents(ids: ["a\(reader)"], with: users, ids: ["a\(reader + 10)"])
+            } _: {
                 for version in 1...30 {
                     try await routes.updateOne(filter: ["_id": "a7"], update: ["$set": ["v": .int(version)]])
                     try await users.updateOne(filter: ["_id": "a7"], update: ["$set": ["v": .int(-version)]])
@@ -77,8 +68,6 @@ import Testing
                     #expect(found.mine["a7"]?.int("v") == version)
                     #expect(found.other["a7"]?.int("v") == -version)
                 }
-                stop.set()
-                return try await group.reduce(0, +)
             }
             #expect(reads.commandsSent - before < background + 30)
         }

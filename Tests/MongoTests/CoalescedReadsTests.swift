@@ -46,25 +46,14 @@ import Testing
             try await items.insertMany([["_id": "watched", "v": 0], ["_id": "other", "v": 0]])
             let reads = db.client.coalescedReads(of: items)
             let before = reads.queriesSent
-            let stop = StopFlag()
-            let background = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<3 {
-                    group.addTask {
-                        var count = 0
-                        while !stop.isSet {
-                            _ = try await items.documents(ids: ["other"])
-                            count += 1
-                        }
-                        return count
-                    }
-                }
+            let background = try await whileReadersRun(3) { _ in
+                _ = try await items.documents(ids: ["other"])
+            } _: {
                 for version in 1...40 {
                     try await items.updateOne(filter: ["_id": "watched"], update: ["$set": ["v": .int(version)]])
                     let seen = try await items.documents(ids: ["watched", "other"])["watched"]?.int("v")
                     #expect(seen == version)
                 }
-                stop.set()
-                return try await group.reduce(0, +)
             }
             // Reads did share queries, so the reads above were checked while joining batches.
             #expect(reads.queriesSent - before < background + 40)
