@@ -6,7 +6,8 @@
 /// handed back.
 ///
 /// Nothing is cached: a caller joins only a batch that has not been sent, so every document it gets
-/// was read after it asked.
+/// was read after it asked. Each caller gets the documents of its own ids and no others, as with
+/// `CoalescedReads`.
 final class CoalescedJointReads: Sendable {
     /// The field that marks the documents of the second collection in the output; no stored
     /// document has it.
@@ -31,7 +32,8 @@ final class CoalescedJointReads: Sendable {
 
     /// The documents of `first` whose `_id` is one of `firstIDs` and those of `second` whose `_id`
     /// is one of `secondIDs` (strings), each by `_id`; ids with no document are absent. Either list
-    /// may repeat ids. Each result may hold other callers' documents too.
+    /// may repeat ids. Each result holds only documents of its ids, though the command read other
+    /// callers' too.
     func documents(
         _ firstIDs: [String], in first: MongoCollection, _ secondIDs: [String], in second: MongoCollection
     ) async throws -> Found {
@@ -57,7 +59,11 @@ final class CoalescedJointReads: Sendable {
                     found[0][id] = document
                 }
             }
-            return Array(repeating: .success(found), count: requests.count)
+            // A caller alone asked for everything that was read.
+            guard requests.count > 1 else { return [.success(found)] }
+            return requests.map { request in
+                .success([CoalescedReads.only(request[0], of: found[0]), CoalescedReads.only(request[1], of: found[1])])
+            }
         }
         return (found[0], found[1])
     }

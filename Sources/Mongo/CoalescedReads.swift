@@ -6,6 +6,10 @@
 /// Nothing is cached. A caller joins only a batch that has not been sent yet, so every document it
 /// gets was read after it asked: a rotated token, a revoked share or a deleted route is seen by
 /// every request that arrives after the change was acknowledged, exactly as with a query of its own.
+///
+/// Each caller gets the documents of its own ids and no others: a batch reads every caller's
+/// documents (a user's token hash among them), and a caller handed the whole batch would be one
+/// `for document in found.values` away from passing them on.
 final class CoalescedReads: Sendable {
     private let coalescer: Coalescer<[String], [String: BSONDocument]>
 
@@ -29,7 +33,7 @@ final class CoalescedReads: Sendable {
 
     /// The documents of `collection` (the one this reader is for) whose `_id` is one of `ids`
     /// (strings), by `_id`; ids with no document are absent. `ids` may be empty (no read) and may
-    /// repeat. The result may hold other callers' documents too.
+    /// repeat. The result holds only documents of `ids`, though the query read other callers' too.
     func documents(_ ids: [String], in collection: MongoCollection) async throws -> [String: BSONDocument] {
         guard ids.count <= maxBatch else {
             var found: [String: BSONDocument] = [:]
@@ -49,7 +53,20 @@ final class CoalescedReads: Sendable {
             for document in try await collection.find(filter) {
                 if let id = document.string("_id") { found[id] = document }
             }
-            return Array(repeating: .success(found), count: requests.count)
+            // A caller alone asked for everything that was read.
+            guard requests.count > 1 else { return [.success(found)] }
+            return requests.map { .success(Self.only($0, of: found)) }
         }
+    }
+
+    /// The documents of `found` whose id is one of `ids`: one lookup per id, and each document kept
+    /// shares its storage with `found`'s.
+    static func only(_ ids: [String], of found: [String: BSONDocument]) -> [String: BSONDocument] {
+        var mine: [String: BSONDocument] = [:]
+        mine.reserveCapacity(ids.count)
+        for id in ids {
+            if let document = found[id] { mine[id] = document }
+        }
+        return mine
     }
 }

@@ -51,6 +51,28 @@ import Testing
         }
     }
 
+    /// The leak this guards against: a batch reads every caller's route and users, and a caller
+    /// that got the whole batch would hand other callers' users on. 150 callers at once, each
+    /// asking for its own route and user, one route and one user that do not exist and, for some, a
+    /// user another caller asks for too: each side holds exactly the ids asked for that exist, while
+    /// the commands were shared (else there would be nothing to leak).
+    @Test func eachCallerGetsOnlyTheDocumentsItAskedFor() async throws {
+        try await TestDatabase.with("joint_only_mine") { db in
+            let (routes, users) = try await Self.collections(db)
+            let reads = db.client.coalescedJointReads(of: routes, with: users)
+            try await expectSharedCommands(callers: 150, commandsSent: { reads.commandsSent }) { caller in
+                let mine = ["a\(caller % 50)", "gone\(caller)"]
+                var others = ["a\((caller * 7) % 50)", "nobody\(caller)"]
+                if caller % 3 == 0 { others.append("a\((caller + 1) % 50)") }
+                let found = try await routes.documents(ids: mine, with: users, ids: others)
+                #expect(Set(found.mine.keys) == ["a\(caller % 50)"], "caller \(caller)")
+                #expect(Set(found.other.keys) == Set(others.filter { $0.hasPrefix("a") }), "caller \(caller)")
+                for document in found.mine.values { #expect(document.string("kind") == "route") }
+                for document in found.other.values { #expect(document.string("kind") == "user") }
+            }
+        }
+    }
+
     /// Nothing is cached: while other callers keep commands under way, every read sees the writes
     /// to both collections acknowledged just before it.
     @Test func everyReadSeesTheWritesAcknowledgedBeforeIt() async throws {
