@@ -104,6 +104,33 @@ def session(w, local, sport):
     w.data(local, [1000000100, sport, 0])
 
 
+def settings_file(stray_activity=False):
+    """A settings file (a user profile); with `stray_activity`, a second file_id saying activity
+    and a running session follow, which must not make it one."""
+    w = FitWriter()
+    file_id(w, type_=2)
+    w.define(1, 3, [(0, 16, 0x07)])
+    w.data(1, [b"Ada"])
+    if stray_activity:
+        file_id(w, local=2)
+        session(w, 3, 1)
+    return w.file()
+
+
+def small_activity():
+    """A cycling activity of five positioned records, and the points it holds."""
+    w = FitWriter()
+    file_id(w)
+    w.define(1, RECORD, [field(TS), field(LAT), field(LON), field(ALT)])
+    pts = []
+    for i in range(5):
+        t, la, lo, alt = 1000000200 + 3 * i, semis(46.2 + i * 2e-4), semis(6.1 + i * 1e-4), 2700 + i
+        w.data(1, [t, la, lo, alt])
+        pts.append((t, la, lo, alt, None, None))
+    session(w, 2, 2)
+    return w.file(), pts
+
+
 def synthetic():
     files = {}
     expected = {}
@@ -211,12 +238,21 @@ def synthetic():
     expected["record-without-time.fit"] = ("points", 14 + w.offsets[-1], 1)
 
     # A settings file: valid, not an activity.
-    w = FitWriter()
-    file_id(w, type_=2)
-    w.define(1, 3, [(0, 16, 0x07)])
-    w.data(1, [b"Ada"])
-    files["settings.fit"] = w.file()
+    files["settings.fit"] = settings_file()
     expected["settings.fit"] = []
+
+    # Chained bodies of an activity and a settings file from another device (python-fitparse's
+    # activity-settings.fit has this shape): the chain is an activity, its points are the
+    # activity's. The settings file chained before the activity holds a second file_id saying
+    # activity and a running session: the file's first file_id rules its type, so neither counts,
+    # alone it is refused, and the route is named from the activity file's session (cycling).
+    activity, pts = small_activity()
+    files["chained-activity-settings.fit"] = activity + settings_file()
+    expected["chained-activity-settings.fit"] = pts
+    files["settings-with-activity-file-id.fit"] = settings_file(stray_activity=True)
+    expected["settings-with-activity-file-id.fit"] = []
+    files["chained-settings-activity.fit"] = settings_file(stray_activity=True) + activity
+    expected["chained-settings-activity.fit"] = pts
 
     # A data message of local type 3, never defined.
     w = FitWriter()

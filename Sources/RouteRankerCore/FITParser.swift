@@ -1,15 +1,41 @@
+/// What one file of a chained body says about itself, so a chain can be told apart from its files.
+struct FITFileSummary: Sendable, Hashable {
+    /// The `type` of the file's first `file_id`; nil when the file has none (a multisport watch's
+    /// later files) or its type is invalid.
+    private(set) var type: UInt8?
+    /// The first `session`'s `sport`, when valid.
+    private(set) var sport: UInt8?
+    /// Whether the file has a `session`.
+    private(set) var hasSession = false
+    private var hasFileID = false
+
+    /// Whether the file may hold the activity: it says it is one, or says nothing (no `file_id`).
+    var mayBeActivity: Bool { type == nil || type == FITProfile.activityFileType }
+
+    /// Notes a `file_id`: the first one rules the file's type, a later one says nothing.
+    mutating func noteFileID(type: UInt8?) {
+        guard !hasFileID else { return }
+        hasFileID = true
+        self.type = type
+    }
+
+    /// Notes a `session`: the first one gives the file's sport.
+    mutating func noteSession(sport: UInt8?) {
+        guard !hasSession else { return }
+        hasSession = true
+        self.sport = sport
+    }
+}
+
 /// The state of one pass over a FIT body: file headers, definitions, data messages, CRCs.
 struct FITParser {
     let bytes: UnsafeRawBufferPointer
     let partial: Bool
     private(set) var points: [TrackPoint] = []
-    private(set) var sport: UInt8?
-    private(set) var fileTypes: [UInt8] = []
-    private(set) var fileCount = 0
+    /// One per chained file whose header was read, in body order.
+    private(set) var files: [FITFileSummary] = []
     private(set) var defect: FormatError?
 
-    private var sawSession = false
-    private var sawFileID = false
     private var definitions = [FITDefinition?](repeating: nil, count: 16)
     private var lastTimestamp: UInt32?
     private var dataEnd = 0
@@ -25,7 +51,7 @@ struct FITParser {
         repeat {
             do {
                 start = try readFile(at: start)
-            } catch let e as FormatError where partial && e.field == "body" && fileCount > 0 {
+            } catch let e as FormatError where partial && e.field == "body" && !files.isEmpty {
                 defect = e
                 return
             }
@@ -51,10 +77,9 @@ struct FITParser {
         let dataSize = Int(uint16(at: start + 4)) | Int(uint16(at: start + 6)) << 16
         let dataStart = start + headerSize
         dataEnd = dataStart + dataSize
-        fileCount += 1
+        files.append(FITFileSummary())
         definitions = [FITDefinition?](repeating: nil, count: 16)
         lastTimestamp = nil
-        sawFileID = false
         if !partial {
             // Whole and intact before anything is decoded, so a damaged file reports its real cause.
             guard dataEnd + 2 <= bytes.count else {
@@ -134,13 +159,12 @@ struct FITParser {
             time = (last & ~0x1F) &+ offset &+ (offset < last & 0x1F ? 0x20 : 0)
         }
         if let time { lastTimestamp = time }
+        // A file's header is read before any of its records, so `files` is not empty here.
         switch def.global {
-        case FITProfile.fileIDMessage where !sawFileID:
-            sawFileID = true
-            if let type = value(0).flatMap({ UInt8(exactly: $0) }) { fileTypes.append(type) }
-        case FITProfile.sessionMessage where !sawSession:
-            sawSession = true
-            sport = value(5).flatMap { UInt8(exactly: $0) }
+        case FITProfile.fileIDMessage:
+            files[files.count - 1].noteFileID(type: value(0).flatMap { UInt8(exactly: $0) })
+        case FITProfile.sessionMessage:
+            files[files.count - 1].noteSession(sport: value(5).flatMap { UInt8(exactly: $0) })
         case FITProfile.recordMessage:
             guard let lat = value(0), let lon = value(1) else { break }
             let ele = (value(78) ?? value(2)).map { Double($0) / 5 - 500 }
