@@ -50,12 +50,35 @@ let package = Package(
             dependencies: ["CProj"]
         ),
 
-        // The HTTP application.
+        // The application's records and the pure formats of its requests (bodies, cursors, tokens):
+        // Foundation and Core only, so that the fuzz package compiles it as it is.
         .target(
-            name: "RouteRankerServer",
+            name: "RouteRankerModels",
+            dependencies: ["RouteRankerCore"]
+        ),
+
+        // Repositories (Mongo ⇄ records), queries, indexes, migrations, the point buckets and the
+        // batching policy of coalesced commands: the only target that imports Mongo, besides the
+        // executable's wiring.
+        .target(
+            name: "RouteRankerStorage",
             dependencies: [
                 "Mongo",
                 "RouteRankerCore",
+                "RouteRankerModels",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // The HTTP application: sees storage through RouteRankerStorage's types only.
+        .target(
+            name: "RouteRankerServer",
+            dependencies: [
+                "RouteRankerCore",
+                "RouteRankerModels",
+                "RouteRankerStorage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -92,6 +115,8 @@ let package = Package(
             dependencies: [
                 "RouteRankerServer",
                 "RouteRankerCore",
+                "RouteRankerModels",
+                "RouteRankerStorage",
                 "Mongo",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -105,6 +130,7 @@ let package = Package(
             dependencies: [
                 "routeranker",
                 "RouteRankerServer",
+                "RouteRankerModels",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -1,7 +1,7 @@
 import Foundation
 
 // BSON is encoded in Swift straight into one byte buffer, rather than through one libbson append call
-// per value: a 1000-point bucket has thousands of values, and a C call per value (with its key string
+// per value: a document of parallel arrays has thousands of values, and a C call per value (with its key string
 // converted each time) would cost more than the bytes themselves. libbson only ever sees finished bytes.
 
 extension BSONDocument {

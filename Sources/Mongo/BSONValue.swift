@@ -1,6 +1,6 @@
 import Foundation
 
-/// One BSON value: the types RouteRanker stores, plus `.raw` for everything else the server may send.
+/// One BSON value: the types this wrapper's callers store, plus `.raw` for everything else the server may send.
 public enum BSONValue: Sendable, Equatable {
     case double(Double)
     case string(String)

@@ -1,13 +1,13 @@
 /// Writes of two steps, shared with the same writes of concurrent callers (`Coalescer`): each
 /// caller's documents inserted into one collection, then, once they are stored, its one-document
-/// update of another collection, the update being the commit that makes the documents count (a
-/// route's document naming its new point buckets).
+/// update of another collection, the update being the commit that makes the documents count (say,
+/// a head document naming its new parts).
 ///
 /// A batch is two commands in one pool job: one unordered `insert` of every caller's documents,
 /// then one unordered `update` of the statements of the callers whose documents are all stored.
 /// Apart, each caller's insert and update were two waits, each in a queue of its own kind, and
 /// concurrent callers, rarely at the same step at the same moment, seldom shared a command; one
-/// queue for both steps gathers them (measured in the README, "Where issue #12 stands").
+/// queue for both steps gathers them (measured: docs/performance.md).
 ///
 /// Nothing is acknowledged before its command is, and an update is never sent before its
 /// documents were acknowledged: a commit never names documents that are not stored.
@@ -18,6 +18,8 @@ final class CoalescedCommits: Sendable {
         var documents: [BSONDocument]
         var filter: BSONDocument
         var update: BSONDocument
+        /// Whether an insert's failure still leaves the document stored (the caller's rule).
+        var isStored: @Sendable (MongoError) -> Bool
     }
 
     private let coalescer: Coalescer<Request, Bool?>
@@ -29,15 +31,14 @@ final class CoalescedCommits: Sendable {
     var callersWaiting: Int { coalescer.callersWaiting }
 
     init(maxInFlight: Int, maxBatch: Int, maxWaiting: Int) {
-        // A batch is weighed by its documents (a point bucket is 1,000 points) and its statements.
+        // A batch is weighed by its documents (each may be large) and its statements.
         coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting) {
             $0.documents.count + 1
         }
     }
 
-    /// Stores `request.documents` in `target` (a document whose unique key is taken counts as
-    /// stored: no two callers insert the same key, so it is this caller's own, stored by an
-    /// earlier attempt), then applies the update to `collection`. Whether the update matched: true
+    /// Stores `request.documents` in `target` (a document whose insert fails counts as stored when
+    /// `request.isStored` says so), then applies the update to `collection`. Whether the update matched: true
     /// or false, or nil when the reply cannot say (see `MongoCollection.updateOneCoalesced`).
     func commit(_ request: Request, in collection: MongoCollection, after target: MongoCollection) async throws
         -> Bool?
@@ -62,7 +63,7 @@ final class CoalescedCommits: Sendable {
         for (index, request) in requests.enumerated() {
             let mine = outcomes[next..<next + request.documents.count]
             next += request.documents.count
-            if let failure = mine.lazy.compactMap({ $0 }).first(where: Self.isNotStored) {
+            if let failure = mine.lazy.compactMap({ $0 }).first(where: { !request.isStored($0) }) {
                 answers[index] = .failure(failure)
             } else {
                 statements.append((request.filter, request.update))
@@ -78,11 +79,5 @@ final class CoalescedCommits: Sendable {
             }
         }
         return answers.map { $0! }
-    }
-
-    /// Whether an insert's failure means its document is not stored (a duplicate key means it is).
-    private static func isNotStored(_ error: MongoError) -> Bool {
-        if case .duplicateKey = error { return false }
-        return true
     }
 }

@@ -42,6 +42,8 @@ public final class MongoClient: Service, @unchecked Sendable {
     /// first use and kept for the client's life: one of each per collection, so that concurrent
     /// requests find each other.
     private let coalescers = Mutex<[String: any Sendable]>([:])
+    /// How those gather their callers (chosen by the client's owner).
+    private let coalescing: CoalescingPolicy
 
     /// Creates the pool; nothing connects until the first operation.
     ///
@@ -61,6 +63,7 @@ public final class MongoClient: Service, @unchecked Sendable {
     ///   - logger: for this client's own messages (libmongoc's go to the `Mongo.libmongoc` logger).
     ///   - appName: sent to the server in the handshake, unless the URI sets `appname`.
     ///   - defaultPoolSize: the number of clients and threads when the URI has no `maxPoolSize`.
+    ///   - coalescing: how the coalesced commands of this client gather their callers.
     ///   - maxWaitingPerClient: how many operations may wait for a free client, per client; past
     ///     that, operations throw `.overloaded` at once (`waitQueueMultiple` in other drivers). While
     ///     the database does not answer, one that has waited longer than `serverSelectionTimeoutMS`
@@ -68,7 +71,7 @@ public final class MongoClient: Service, @unchecked Sendable {
     /// - Throws: `MongoError.other` for an invalid URI.
     public init(
         uri: String, logger: Logger, appName: String = "RouteRanker", defaultPoolSize: Int = 8,
-        maxWaitingPerClient: Int = 32
+        coalescing: CoalescingPolicy = CoalescingPolicy(), maxWaitingPerClient: Int = 32
     ) throws {
         MongoRuntime.initializeOnce()
         var error = bson_error_t()
@@ -102,6 +105,7 @@ public final class MongoClient: Service, @unchecked Sendable {
             mongoc_client_pool_set_appname(pool, appName)
         }
         self.poolSize = size
+        self.coalescing = coalescing
         self.maxWait = .milliseconds(
             max(1, mongoc_uri_get_option_as_int32(parsed, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 2000)))
         self.uri = String(cString: mongoc_uri_get_string(parsed))
@@ -193,50 +197,55 @@ public final class MongoClient: Service, @unchecked Sendable {
 
     /// The coalesced reads of `collection`, made on first use.
     func coalescedReads(of collection: MongoCollection) -> CoalescedReads {
-        // One query under way per collection, while the next batch gathers: measured with 16
-        // connections on a friend's route read, one in flight gave batches twice as large and
-        // 0.150 ms of CPU per request, two 0.169 ms, four 0.243 ms (README, "Benchmarks").
+        let limits = coalescing.reads
         // Callers waiting are bounded like the pool's calls waiting for a client.
-        coalescer("reads", collection) { CoalescedReads(maxInFlight: 1, maxBatch: 100, maxWaiting: threads.maxWaiting) }
+        return coalescer("reads", collection) {
+            CoalescedReads(maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
+        }
     }
 
     /// The coalesced joint reads of `collection` with `other`, made on first use.
     func coalescedJointReads(of collection: MongoCollection, with other: MongoCollection) -> CoalescedJointReads {
-        // As the reads of one collection: one command under way, batches of at most 100 ids.
-        coalescer("joint-reads+" + other.name, collection) {
-            CoalescedJointReads(maxInFlight: 1, maxBatch: 100, maxWaiting: threads.maxWaiting)
+        let limits = coalescing.jointReads
+        return coalescer("joint-reads+" + other.name, collection) {
+            CoalescedJointReads(
+                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
         }
     }
 
     /// The coalesced aggregates of `collection`, made on first use.
     func coalescedAggregates(of collection: MongoCollection) -> CoalescedAggregates {
-        // One command under way per collection, as for the reads. A batch is bounded by the
-        // documents its callers expect, 1,000 (about 45 inbox pages of 20, or 5 of 200), so that
-        // one reply, held whole until every caller is answered, stays a few pages' worth.
-        coalescer("aggregates", collection) {
-            CoalescedAggregates(maxInFlight: 1, maxBatch: 1_000, maxWaiting: threads.maxWaiting)
+        let limits = coalescing.aggregates
+        return coalescer("aggregates", collection) {
+            CoalescedAggregates(
+                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
         }
     }
 
     /// The coalesced inserts of `collection`, made on first use: each caller's document, in one
     /// unordered `insert` per batch.
     func coalescedInserts(of collection: MongoCollection) -> Coalescer<BSONDocument, Void> {
-        // Batches of up to 16 documents: a bucket is 1,000 points, and every caller in a batch
-        // waits for the whole command.
-        coalescer("inserts", collection) { Coalescer(maxInFlight: 1, maxBatch: 16, maxWaiting: threads.maxWaiting) }
+        let limits = coalescing.inserts
+        return coalescer("inserts", collection) {
+            Coalescer(maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
+        }
     }
 
     /// The coalesced single-document updates of `collection`, made on first use: each caller's
     /// statement, in one unordered `update` per batch.
     func coalescedUpdates(of collection: MongoCollection) -> Coalescer<MongoCollection.UpdateStatement, Bool?> {
-        coalescer("updates", collection) { Coalescer(maxInFlight: 1, maxBatch: 64, maxWaiting: threads.maxWaiting) }
+        let limits = coalescing.updates
+        return coalescer("updates", collection) {
+            Coalescer(maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
+        }
     }
 
     /// The coalesced commits of `collection` after inserts into `target`, made on first use.
     func coalescedCommits(of collection: MongoCollection, after target: MongoCollection) -> CoalescedCommits {
-        // Batches of up to 16 documents and statements together, as the inserts alone.
-        coalescer("commits+" + target.database.name + "." + target.name, collection) {
-            CoalescedCommits(maxInFlight: 1, maxBatch: 16, maxWaiting: threads.maxWaiting)
+        let limits = coalescing.commits
+        return coalescer("commits+" + target.database.name + "." + target.name, collection) {
+            CoalescedCommits(
+                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
         }
     }
 

@@ -109,15 +109,15 @@ public struct MongoCollection: Sendable {
 
     /// `updateOneCoalesced(filter:update:)` made the commit of `documents`: they are stored in
     /// `target` first, and this update is sent only once they are, both steps sharing their
-    /// commands with the same writes of concurrent callers (`CoalescedCommits`). A document whose
-    /// unique key is already taken counts as stored: use it for documents whose keys no other
-    /// caller uses, so that a taken key means an earlier attempt of this very write. If one of
-    /// `documents` cannot be stored, that error is thrown and nothing is updated.
+    /// commands with the same writes of concurrent callers (`CoalescedCommits`). An insert whose
+    /// failure `isStored` accepts (say, a duplicate key, for keys only this write uses) counts as
+    /// stored. If one of `documents` cannot be stored, that error is thrown and nothing is updated.
     public func updateOneCoalesced(
-        filter: BSONDocument, update: BSONDocument, afterStoring documents: [BSONDocument], in target: MongoCollection
+        filter: BSONDocument, update: BSONDocument, afterStoring documents: [BSONDocument], in target: MongoCollection,
+        isStored: @escaping @Sendable (MongoError) -> Bool
     ) async throws -> Bool? {
         try await database.client.coalescedCommits(of: self, after: target).commit(
-            .init(documents: documents, filter: filter, update: update), in: self, after: target)
+            .init(documents: documents, filter: filter, update: update, isStored: isStored), in: self, after: target)
     }
 
     /// The first document matching `filter` (in natural order), or nil.

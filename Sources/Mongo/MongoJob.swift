@@ -3,7 +3,7 @@ import CLibMongoC
 extension MongoDatabase {
     /// Runs `body` as one pool job: several reads for one request take one client and one trip to
     /// a pool thread and back, instead of one per operation (each trip is two thread wake-ups,
-    /// which a profile of a friend's route read showed costing more than the reads themselves).
+    /// which a profile of a typical read showed costing more than the reads themselves).
     ///
     /// `body` runs synchronously on the pool thread; it must only touch the database through `job`
     /// and must not keep it, nor block on anything but the database.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RouteRankerModels
 import RouteRankerServer
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
 import Foundation
+import RouteRankerModels
 import RouteRankerServer
 
 /// Renders a comparison as two plain-text tables: the groups best first, then the pairs.

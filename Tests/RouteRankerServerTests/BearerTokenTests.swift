@@ -1,3 +1,4 @@
+import RouteRankerModels
 import Testing
 
 @testable import RouteRankerServer

@@ -1,4 +1,5 @@
 import Foundation
+import RouteRankerModels
 import Testing
 
 @testable import RouteRankerServer

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import RouteRankerModels
 import RouteRankerServer
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import RouteRankerCore
+import RouteRankerModels
 import Testing
 
 @testable import RouteRankerServer

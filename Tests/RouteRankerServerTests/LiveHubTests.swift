@@ -2,6 +2,8 @@ import Foundation
 import Logging
 import Mongo
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 import TestSupport
 import Testing
 
@@ -9,7 +11,8 @@ import Testing
 
 /// The hub's change stream is open only while someone follows: it opens on the first follower,
 /// tells that follower to read its route again once the stream is accepted, delivers commits, and
-/// closes `linger` after the last follower leaves unless someone follows again meanwhile.
+/// closes `linger` after the last follower leaves unless someone follows again meanwhile. The
+/// linger's clock is advanced by hand (`ManualSleep`): nothing here waits for time to pass.
 @Suite struct LiveHubTests {
     @Test func theStreamIsOpenOnlyWhileSomeoneFollows() async throws {
         let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: Logger(label: "test"), defaultPoolSize: 2)
@@ -17,12 +20,14 @@ import Testing
         let database = MongoDatabase(client: mongo, name: TestEnvironment.uniqueDatabaseName("hub"))
         var logger = Logger(label: "routeranker-test")
         logger.logLevel = .warning
-        let hub = LiveHub(database: database, logger: logger, linger: .milliseconds(300))
+        let clock = ManualSleep()
+        let hub = LiveHub(
+            feeds: RouteChangeFeeds(database: database), logger: logger, linger: .seconds(30), sleep: clock.sleep)
         let service = Task { try await hub.run() }
         defer { service.cancel() }
 
         // Not following anything: no stream, even while running.
-        try await Task.sleep(for: .milliseconds(100))
+        while !hub.isRunning { await Task.yield() }
         #expect(!hub.isWatching)
 
         let route = RouteRecord(
@@ -46,14 +51,19 @@ import Testing
         }
         let mailbox = try await followAndCommit()
 
-        // The last follower leaves: still open within the linger, and a new follower keeps it open.
-        hub.unsubscribe(mailbox)
+        // The last follower leaves: still open within the linger, and a new follower keeps it open
+        // past the end of that linger.
+        let firstLinger = try #require(hub.unsubscribe(mailbox))
         #expect(hub.isWatching)
         let again = hub.subscribe(route: route.id, owner: "ada", link: nil, viewer: nil)
-        try await Task.sleep(for: .milliseconds(600))
+        await clock.advance()
+        await firstLinger.value
         #expect(hub.isWatching)
-        hub.unsubscribe(again)
-        try await Task.sleep(for: .milliseconds(900))
+        // Once that one leaves too, the stream closes when its linger is over, not before.
+        let secondLinger = try #require(hub.unsubscribe(again))
+        #expect(hub.isWatching)
+        await clock.advance()
+        await secondLinger.value
         #expect(!hub.isWatching)
 
         // Following again opens a new stream, which delivers as the first did.
@@ -65,7 +75,7 @@ import Testing
         let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: Logger(label: "test"), defaultPoolSize: 2)
         defer { mongo.shutdown() }
         let database = MongoDatabase(client: mongo, name: TestEnvironment.uniqueDatabaseName("hub"))
-        let hub = LiveHub(database: database, logger: Logger(label: "routeranker-test"))
+        let hub = LiveHub(feeds: RouteChangeFeeds(database: database), logger: Logger(label: "routeranker-test"))
         let mailbox = hub.subscribe(route: "6740cccccccccccccccccccc", owner: "ada", link: nil, viewer: nil)
         #expect(!hub.isWatching)
         let service = Task { try await hub.run() }

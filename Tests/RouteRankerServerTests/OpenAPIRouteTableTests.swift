@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Mongo
 import Prometheus
+import RouteRankerStorage
 import TestSupport
 import Testing
 
@@ -32,10 +33,12 @@ import Testing
     @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
         let client = try MongoClient(uri: TestEnvironment.mongoURI, logger: Logger(label: "openapi-test"))
         let document = try OpenAPIDocument.load()
+        let storage = Storage(database: MongoDatabase(client: client, name: "unused"), clock: .system)
         let controllers = Controllers(
-            database: MongoDatabase(client: client, name: "unused"), clock: .system,
-            similarCellBudget: AppConfiguration().similarCellBudget,
-            registry: PrometheusCollectorRegistry(), openAPIDocument: document)
+            storage: storage, hub: LiveHub(feeds: storage.changeFeeds, logger: Logger(label: "openapi-test")),
+            clock: .system, similarCellBudget: AppConfiguration().similarCellBudget,
+            registry: PrometheusCollectorRegistry(), openAPIDocument: document, publicURL: nil,
+            sweepInterval: .seconds(10), logger: Logger(label: "openapi-test"))
         let served = Set(routeTable(controllers).map { "\($0.method.rawValue) \($0.path)" })
         let documented = Self.documented(String(decoding: document, as: UTF8.self))
         #expect(served.count > 30)

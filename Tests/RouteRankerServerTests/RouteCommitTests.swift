@@ -1,6 +1,8 @@
 import Foundation
 import HummingbirdTesting
 import Mongo
+import RouteRankerModels
+import RouteRankerStorage
 import Testing
 
 @testable import RouteRankerServer

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Mongo
 import RouteRankerCore
+import RouteRankerStorage
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Mongo
 import RouteRankerCore
+import RouteRankerStorage
 import Testing
 
 @testable import RouteRankerServer

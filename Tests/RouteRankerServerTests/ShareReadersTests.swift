@@ -3,6 +3,8 @@ import HummingbirdTesting
 import Logging
 import Mongo
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 import TestSupport
 import Testing
 

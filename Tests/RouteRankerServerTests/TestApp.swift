@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import RouteRankerModels
 import RouteRankerServer
 import Synchronization
 import TestSupport

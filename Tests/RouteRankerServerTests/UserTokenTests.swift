@@ -1,5 +1,6 @@
 import Foundation
 import Mongo
+import RouteRankerStorage
 import Testing
 
 @testable import RouteRankerServer

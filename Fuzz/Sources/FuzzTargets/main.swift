@@ -1,5 +1,6 @@
 import Foundation
 import RouteRankerCore
+import RouteRankerModels
 
 // One executable, one libFuzzer target per parser of untrusted input, chosen by FUZZ_TARGET.
 // libFuzzer's own `main` is not used (SwiftPM renames an executable's entry point), so this file
@@ -74,7 +75,7 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         precondition(RFC3339.parse(RFC3339.format(t)) == t, "a formatted time did not read back")
     },
     "route-file": { bytes in _ = try? RouteFile.read(Data(bytes), fileName: "upload") },
-    // The server's parsers of untrusted input (their files are linked into Server/).
+    // The server's parsers of untrusted input (RouteRankerModels, compiled here as a target).
     "cursor": { bytes in
         guard let cursor = Cursor(encoded: String(decoding: bytes, as: UTF8.self)) else { return }
         precondition(Cursor(encoded: cursor.encoded) == cursor, "a cursor did not survive encoding")

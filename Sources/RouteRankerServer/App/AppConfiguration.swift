@@ -1,4 +1,5 @@
 import Logging
+import RouteRankerModels
 
 /// Everything the server needs to know to start: where to listen and where the database is.
 public struct AppConfiguration: Sendable {

@@ -1,24 +1,25 @@
 import Hummingbird
 import Logging
-import Mongo
 import Prometheus
+import RouteRankerStorage
 
-/// Builds the application from its parts: the database client (a lifecycle service), the
-/// controllers, the route table and the middleware. Start it with `runService()`.
+/// Builds the application from its parts: storage (whose client is a lifecycle service), the one
+/// object graph of services and controllers (`Controllers`), the route table and the middleware.
+/// Start it with `runService()`.
 public func buildApplication(
     _ configuration: AppConfiguration, logger: Logger, registry: PrometheusCollectorRegistry = .init()
 ) throws -> some ApplicationProtocol {
-    let client = try MongoClient(uri: configuration.mongoDBURI, logger: logger)
-    let database = MongoDatabase(client: client, name: configuration.database)
+    let storage = try Storage.connect(
+        uri: configuration.mongoDBURI, name: configuration.database, clock: configuration.clock, logger: logger)
     let openAPIDocument = try OpenAPIDocument.load()
     // The process's one change stream, fanned out to its live followers (after the client in
     // `services`, so it stops before the client does).
-    let hub = LiveHub(database: database, logger: logger)
-    let trackers = TrackerWiring(database: database, clock: configuration.clock, publicURL: configuration.publicURL)
-    let endpoints = routeTable(
-        Controllers(
-            database: database, clock: configuration.clock, similarCellBudget: configuration.similarCellBudget,
-            registry: registry, openAPIDocument: openAPIDocument, hub: hub, trackers: trackers))
+    let hub = LiveHub(feeds: storage.changeFeeds, logger: logger)
+    let controllers = Controllers(
+        storage: storage, hub: hub, clock: configuration.clock, similarCellBudget: configuration.similarCellBudget,
+        registry: registry, openAPIDocument: openAPIDocument, publicURL: configuration.publicURL,
+        sweepInterval: configuration.sweepInterval, logger: logger)
+    let endpoints = routeTable(controllers)
 
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: MetricsMiddleware(registry: registry))
@@ -34,7 +35,7 @@ public func buildApplication(
                 additionalChannelHandlers: [LingeringClose()], idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "RouteRanker"),
-        services: [client, hub, trackers.sweeper(interval: configuration.sweepInterval, logger: logger)],
+        services: [storage.service, hub, controllers.sweeper],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.notice("RouteRanker is listening on http://\(configuration.host):\(port)")
@@ -42,10 +43,7 @@ public func buildApplication(
         logger: logger
     )
     app.beforeServerStarts {
-        try await Indexes.create(in: database, logger: logger)
-        try await ShareRepository(database: database, clock: configuration.clock).addMissingReaders()
-        let routes = RouteRepository(database: database)
-        try await routes.starts.moveStartsOutOfRoutes(routes.collection, now: configuration.clock.now)
+        try await storage.prepare(now: configuration.clock.now, logger: logger)
     }
-    return ApplicationOnDatabaseThreads(base: app, executor: client.executor)
+    return ApplicationOnDatabaseThreads(base: app, executor: storage.executor)
 }

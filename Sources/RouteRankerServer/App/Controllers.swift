@@ -1,8 +1,13 @@
 import Logging
-import Mongo
 import Prometheus
+import RouteRankerModels
+import RouteRankerStorage
 
-/// The controllers, wired once per application to the repositories and services they take.
+/// The application's object graph, built once: the one composition root. Every service that holds
+/// state for the whole process exists once here and is shared by whoever needs it — one route lock
+/// table (an app append and a tracker point to the same route queue in this process), one live hub
+/// (the running one), one effort matcher — and the controllers take the repositories of `storage`
+/// and those services, never each other.
 struct Controllers: Sendable {
     let operations: OperationsController
     let users: UsersController
@@ -22,75 +27,74 @@ struct Controllers: Sendable {
     let live: LiveController
     let devices: DevicesController
     let track: TrackController
+    /// The idle sweep of device routes (a lifecycle service), on the same lock table.
+    let sweeper: IdleRouteSweeper
 
     init(
-        database: MongoDatabase, clock: WallClock, similarCellBudget: Int, registry: PrometheusCollectorRegistry,
-        openAPIDocument: [UInt8], hub: LiveHub? = nil, trackers: TrackerWiring? = nil
+        storage: Storage, hub: LiveHub, clock: WallClock, similarCellBudget: Int,
+        registry: PrometheusCollectorRegistry, openAPIDocument: [UInt8], publicURL: String?,
+        sweepInterval: Duration, logger: Logger
     ) {
-        let userRepository = UserRepository(database: database)
-        let routeRepository = RouteRepository(database: database)
-        let shareRepository = ShareRepository(database: database, clock: clock)
-        let linkRepository = LinkRepository(database: database)
-        let buckets = PointBuckets(database: database)
-        let groupRepository = GroupRepository(database: database)
-        let paths = PathRepository(database: database, buckets: buckets)
-        let auth = Authenticator(users: userRepository)
-        let linkAccess = LinkAccess(links: linkRepository, routes: routeRepository, clock: clock)
-        let visibility = Visibility(routes: routeRepository, shares: shareRepository)
-        let viewer = RouteViewer(users: userRepository, routes: routeRepository, buckets: buckets)
-        let segmentRepository = SegmentRepository(database: database)
-        let effortRepository = EffortRepository(database: database)
+        let s = storage
+        let locks = RouteLocks()
+        let auth = Authenticator(users: s.users)
+        let linkAccess = LinkAccess(links: s.links, routes: s.routes, clock: clock)
+        let visibility = Visibility(routes: s.routes, shares: s.shares)
+        let viewer = RouteViewer(users: s.users, routes: s.routes, buckets: s.buckets)
+        let access = RouteAccess(reads: s.reads, auth: auth, viewer: viewer)
         let segmentEfforts = SegmentEfforts(
-            segments: segmentRepository, efforts: effortRepository, areas: RouteAreaRepository(database: database),
-            routes: routeRepository, buckets: buckets)
+            segments: s.segments, efforts: s.efforts, areas: s.areas, routes: s.routes, buckets: s.buckets)
         let similarRoutes = SimilarRoutes(
-            routes: routeRepository, visibility: visibility, users: userRepository, viewer: viewer, paths: paths,
+            routes: s.routes, visibility: visibility, users: s.users, viewer: viewer, paths: s.paths,
             cellBudget: similarCellBudget)
-        operations = OperationsController(
-            health: DatabaseHealth(database: database), openAPIDocument: openAPIDocument, registry: registry)
-        users = UsersController(users: userRepository, auth: auth, clock: clock)
-        privacyZones = PrivacyZonesController(auth: auth, users: userRepository)
+        let finisher = RouteFinisher(routes: s.routes, efforts: segmentEfforts)
+        let removal = RouteRemoval(
+            routes: s.routes, shares: s.shares, links: s.links, groups: s.groups, paths: s.paths, buckets: s.buckets,
+            efforts: segmentEfforts)
+        let trips = DeviceTrips(
+            devices: s.devices, routes: s.routes, buckets: s.buckets, finisher: finisher, removal: removal, clock: clock
+        )
+        let routePictures = RoutePictures(buckets: s.buckets)
+
+        operations = OperationsController(health: s.health, openAPIDocument: openAPIDocument, registry: registry)
+        users = UsersController(users: s.users, auth: auth, clock: clock)
+        privacyZones = PrivacyZonesController(auth: auth, users: s.users)
         routes = RoutesController(
-            auth: auth, visibility: visibility, routes: routeRepository, buckets: buckets,
-            idempotency: IdempotencyRepository(database: database), locks: RouteLocks(),
-            links: linkRepository, groups: groupRepository, paths: paths, viewer: viewer, clock: clock,
-            efforts: segmentEfforts, finisher: RouteFinisher(routes: routeRepository, efforts: segmentEfforts),
-            removal: RouteRemoval(
-                routes: routeRepository, shares: shareRepository, links: linkRepository, groups: groupRepository,
-                paths: paths, buckets: buckets, efforts: segmentEfforts))
+            auth: auth, access: access, routes: s.routes, buckets: s.buckets, idempotency: s.idempotency,
+            locks: locks, links: s.links, groups: s.groups, paths: s.paths, viewer: viewer, clock: clock,
+            efforts: segmentEfforts, finisher: finisher, removal: removal)
         routeList = RouteListController(
-            auth: auth, routes: routeRepository, visibility: visibility, users: userRepository, viewer: viewer)
-        downloads = DownloadsController(auth: auth, visibility: visibility, buckets: buckets, viewer: viewer)
+            auth: auth, routes: s.routes, visibility: visibility, users: s.users, viewer: viewer)
+        downloads = DownloadsController(access: access, buckets: s.buckets, viewer: viewer)
         shares = SharesController(
-            auth: auth, visibility: visibility, users: userRepository, routes: routeRepository,
-            shares: shareRepository, viewer: viewer)
+            auth: auth, access: access, users: s.users, routes: s.routes, shares: s.shares, viewer: viewer)
         links = LinksController(
-            auth: auth, visibility: visibility, routes: routeRepository, links: linkRepository, viewer: viewer,
-            buckets: buckets, clock: clock, access: linkAccess)
-        similar = SimilarController(auth: auth, visibility: visibility, similar: similarRoutes)
+            access: access, routes: s.routes, links: s.links, viewer: viewer, buckets: s.buckets, clock: clock,
+            linkAccess: linkAccess)
+        similar = SimilarController(access: access, similar: similarRoutes)
         groups = GroupsController(
-            auth: auth, visibility: visibility, groups: groupRepository, viewer: viewer, users: userRepository,
+            auth: auth, access: access, visibility: visibility, groups: s.groups, viewer: viewer, users: s.users,
             similar: similarRoutes, clock: clock)
-        groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: groupRepository)
-        let routePictures = RoutePictures(buckets: buckets)
-        pictures = PicturesController(
-            auth: auth, visibility: visibility, viewer: viewer, links: linkAccess, pictures: routePictures)
-        pages = PagesController(links: linkAccess, viewer: viewer, users: userRepository, pictures: routePictures)
+        groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: s.groups)
+        pictures = PicturesController(access: access, viewer: viewer, links: linkAccess, pictures: routePictures)
+        pages = PagesController(links: linkAccess, viewer: viewer, users: s.users, pictures: routePictures)
         segments = SegmentsController(
-            auth: auth, visibility: visibility, viewer: viewer, buckets: buckets, segments: segmentRepository,
+            auth: auth, access: access, viewer: viewer, buckets: s.buckets, segments: s.segments,
             efforts: segmentEfforts, clock: clock)
         segmentBoards = SegmentBoardsController(
             auth: auth,
-            boards: SegmentBoards(
-                segments: segmentRepository, efforts: effortRepository, visibility: visibility, users: userRepository))
+            boards: SegmentBoards(segments: s.segments, efforts: s.efforts, visibility: visibility, users: s.users))
         live = LiveController(
-            auth: auth, visibility: visibility, links: linkRepository, routes: routeRepository,
-            hub: hub ?? LiveHub(database: database, logger: Logger(label: "routeranker.live")),
-            buckets: buckets, viewer: viewer, clock: clock)
-        let trackers = trackers ?? TrackerWiring(database: database, clock: clock, publicURL: nil)
+            access: access, links: linkAccess, hub: hub, buckets: s.buckets, viewer: viewer, clock: clock)
         devices = DevicesController(
-            auth: auth, users: userRepository, devices: trackers.devices, trips: trackers.trips, locks: trackers.locks,
-            clock: clock, publicURL: trackers.publicURL)
-        track = TrackController(devices: DeviceAuthenticator(devices: trackers.devices), recorder: trackers.recorder)
+            auth: auth, users: s.users, devices: s.devices, trips: trips, locks: locks, clock: clock,
+            publicURL: publicURL)
+        track = TrackController(
+            devices: DeviceAuthenticator(devices: s.devices),
+            recorder: DeviceRecorder(
+                devices: s.devices, routes: s.routes, buckets: s.buckets, shares: s.shares, trips: trips, locks: locks,
+                clock: clock, recent: RecentRoutes()))
+        sweeper = IdleRouteSweeper(
+            devices: s.devices, trips: trips, locks: locks, clock: clock, interval: sweepInterval, logger: logger)
     }
 }

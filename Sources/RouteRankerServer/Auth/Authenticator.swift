@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Resolves `Authorization: Bearer <token>` to a user: the user the token names (`UserToken`) by
 /// `_id`, or an older token's SHA-256 by index; the stored digest is then compared with the

@@ -1,4 +1,6 @@
 import Foundation
+import RouteRankerModels
+import RouteRankerStorage
 
 /// The `Authorization: Basic` credentials (RFC 7617): a user id and a password, as OwnTracks
 /// sends them in HTTP mode.

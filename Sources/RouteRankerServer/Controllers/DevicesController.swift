@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Devices: the phones that record through OwnTracks, Traccar Client or GPSLogger.
 struct DevicesController: Sendable {

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Group statistics and the comparison of groups: computed from the stats stored with each route,
 /// never from points. Only routes still visible to the group's owner count.

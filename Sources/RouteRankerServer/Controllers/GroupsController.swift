@@ -1,9 +1,12 @@
 import Foundation
 import Hummingbird
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Groups of routes: create (from ids or from the routes similar to one), list, read, change, delete.
 struct GroupsController: Sendable {
     let auth: Authenticator
+    let access: RouteAccess
     let visibility: Visibility
     let groups: GroupRepository
     let viewer: RouteViewer
@@ -24,7 +27,7 @@ struct GroupsController: Sendable {
             let maxM = try SimilarRoutes.validMaxM(body.maxM)
             let route: RouteRecord
             do {
-                route = try await visibility.readable(anchor, by: user)
+                route = try await access.reading(anchor, request).route
             } catch is RouteNotVisible {
                 throw APIError.unprocessable(
                     "'similar_to' names a route you cannot see", details: ["routes": .array([.string(anchor)])])

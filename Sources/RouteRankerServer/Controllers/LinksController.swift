@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Share links for people without an account: a secret URL that reads one route until it expires
 /// or is revoked.
@@ -7,20 +9,18 @@ struct LinksController: Sendable {
     static let defaultLifetime: TimeInterval = 7 * 24 * 3600
     static let maxLifetime: TimeInterval = 90 * 24 * 3600
 
-    let auth: Authenticator
-    let visibility: Visibility
+    let access: RouteAccess
     let routes: RouteRepository
     let links: LinkRepository
     let viewer: RouteViewer
     let buckets: PointBuckets
     let clock: WallClock
-    let access: LinkAccess
+    let linkAccess: LinkAccess
 
     /// `POST /v1/routes/{id}/links`: `201 {"id","url","page_url","expires_at"}`; the secret (256 random bits)
     /// is in `url`, shown once, stored only as its SHA-256.
     func create(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<CreatedLink> {
-        let user = try await auth.user(request)
-        let route = try await visibility.owned(try context.parameters.require("id"), by: user)
+        let (user, route) = try await owner(request, context)
         let body = try await request.decodeOptionalJSON(LinkRequest.self)
         let lifetime = body.expiresInS ?? Self.defaultLifetime
         guard lifetime > 0, lifetime <= Self.maxLifetime else {
@@ -38,10 +38,15 @@ struct LinksController: Sendable {
                 id: link.id, url: "/v1/links/\(secret)", pageURL: "/l/\(secret)", expiresAt: link.expiresAt))
     }
 
+    /// The caller and route `{id}`, which they must own.
+    private func owner(_ request: Request, _ context: AppRequestContext) async throws -> (UserRecord, RouteRecord) {
+        let owned = try await access.owned(try context.parameters.require("id"), request)
+        return (owned.user, owned.route)
+    }
+
     /// `GET /v1/routes/{id}/links`: newest first, never the secret.
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<LinkView> {
-        let user = try await auth.user(request)
-        let route = try await visibility.owned(try context.parameters.require("id"), by: user)
+        let (_, route) = try await owner(request, context)
         let list = "links:\(route.id)"
         let page = try PageRequest(request, list: list)
         let all = try await links.links(of: route.id)
@@ -52,8 +57,7 @@ struct LinksController: Sendable {
 
     /// `DELETE /v1/routes/{id}/links/{link_id}`.
     func revoke(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
-        let user = try await auth.user(request)
-        let route = try await visibility.owned(try context.parameters.require("id"), by: user)
+        let (_, route) = try await owner(request, context)
         guard try await links.revoke(id: try context.parameters.require("link_id"), route: route.id) else {
             throw APIError.linkNotFound
         }
@@ -75,6 +79,6 @@ struct LinksController: Sendable {
 
     /// The route behind the secret in the path: checked by `LinkAccess`, as every link reader is.
     private func linkedRoute(_ context: AppRequestContext) async throws -> RouteRecord {
-        try await access.route(secret: try context.parameters.require("secret"))
+        try await linkAccess.route(secret: try context.parameters.require("secret"))
     }
 }

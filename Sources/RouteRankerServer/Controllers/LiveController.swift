@@ -1,15 +1,15 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Live following (API.md "Live following"): a route as Server-Sent Events while it is recorded.
 /// Refusals (`401`, `404`, a bad `Last-Event-ID` or `?from=`) are ordinary JSON errors, decided
 /// before the stream starts; from then on the route's changes come from the process's `LiveHub`.
 struct LiveController: Sendable {
-    let auth: Authenticator
-    let visibility: Visibility
-    let links: LinkRepository
-    let routes: RouteRepository
+    let access: RouteAccess
+    let links: LinkAccess
     let hub: LiveHub
     let buckets: PointBuckets
     let viewer: RouteViewer
@@ -17,17 +17,22 @@ struct LiveController: Sendable {
 
     /// `GET /v1/routes/{id}/live`: for the owner and the users it is shared with.
     func route(_ request: Request, _ context: AppRequestContext) async throws -> LiveEventStream {
-        let user = try await auth.user(request)
         let id = try context.parameters.require("id")
-        let route = try await visibility.readable(id, by: user)
+        let token = try access.auth.token(request)
+        let reading = try await access.reading(id, token: token)
         let from = try Self.startIndex(request)
-        let follower = follower(viewerID: user.id, link: nil) { [visibility] in
+        // Access is decided again, with the same token, whenever the route or its sharing changes:
+        // a route no longer visible, or a token rotated since, ends the stream with `gone`.
+        let follower = follower(viewerID: reading.user.id, link: nil) { [access] in
             do {
-                return try await visibility.readable(id, by: user)
+                return try await access.reading(id, token: token).route
             } catch is RouteNotVisible {
+                return nil
+            } catch let error as APIError where error.status == .unauthorized {
                 return nil
             }
         }
+        let route = reading.route
         return LiveEventStream(channel: context.channel) { emit in try await follower.run(route, from: from, emit: emit)
         }
     }
@@ -37,9 +42,11 @@ struct LiveController: Sendable {
     /// every unusable secret is the same `404` as the link's other endpoints.
     func link(_ request: Request, _ context: AppRequestContext) async throws -> LiveEventStream {
         let secret = try context.parameters.require("secret")
-        guard let (link, route) = try await linked(secret) else { throw APIError.linkNotFound }
+        guard let (link, route) = try await links.linked(secret) else { throw APIError.linkNotFound }
         let from = try Self.startIndex(request)
-        let follower = follower(viewerID: nil, link: (link.id, link.expiresAt)) { try await linked(secret)?.route }
+        let follower = follower(viewerID: nil, link: (link.id, link.expiresAt)) { [links] in
+            try await links.linked(secret)?.route
+        }
         return LiveEventStream(channel: context.channel) { emit in try await follower.run(route, from: from, emit: emit)
         }
     }
@@ -50,16 +57,6 @@ struct LiveController: Sendable {
     ) -> LiveFollower {
         LiveFollower(
             hub: hub, buckets: buckets, viewer: viewer, clock: clock, access: access, viewerID: viewerID, link: link)
-    }
-
-    /// The link behind `secret` and its route, if the link is usable: found by the secret's hash,
-    /// compared in constant time, not expired, its route still there.
-    private func linked(_ secret: String) async throws -> (link: LinkRecord, route: RouteRecord)? {
-        guard secret.utf8.count <= 256, let link = try await links.find(secretHash: Secret.hash(secret)),
-            Secret.matches(secret, storedHash: link.secretHash), link.expiresAt > clock.now,
-            let route = try await routes.find(id: link.route)
-        else { return nil }
-        return (link, route)
     }
 
     /// The first visible index to send: `Last-Event-ID` (what a reconnecting `EventSource` sends),

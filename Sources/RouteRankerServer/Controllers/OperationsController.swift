@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Prometheus
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Health, readiness, metrics and the API description.
 struct OperationsController: Sendable {

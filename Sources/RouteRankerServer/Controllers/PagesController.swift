@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Pages for people: the share link page, and the web app's files.
 struct PagesController: Sendable {

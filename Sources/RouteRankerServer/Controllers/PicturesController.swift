@@ -2,20 +2,18 @@ import Hummingbird
 import RouteRankerCore
 
 /// Pictures of routes: the map and the profile for a route's readers, the map for link holders.
-/// Access is exactly the JSON's: the visibility function for a token, the link check for a secret.
+/// Access is exactly the JSON's: `RouteAccess` for a token, the link check for a secret.
 struct PicturesController: Sendable {
-    let auth: Authenticator
-    let visibility: Visibility
+    let access: RouteAccess
     let viewer: RouteViewer
     let links: LinkAccess
     let pictures: RoutePictures
 
     /// `GET /v1/routes/{id}/map.svg?width=`.
     func routeMap(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
-        let user = try await auth.user(request)
-        let route = try await visibility.readable(try context.parameters.require("id"), by: user)
+        let reading = try await access.reading(try context.parameters.require("id"), request)
+        let (route, lens) = (reading.route, reading.lens)
         let width = try PictureQuery.width(request)
-        let lens = try await viewer.lens(owner: route.owner, viewer: user.id)
         return try await SVGResponse.tagged(RoutePictures.etag(route, lens: lens, "map", String(width)), request) {
             try await pictures.map(route, lens: lens, width: width)
         }
@@ -23,12 +21,11 @@ struct PicturesController: Sendable {
 
     /// `GET /v1/routes/{id}/profile.svg?y=elevation|speed|pace&x=distance|time&width=`.
     func routeProfile(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
-        let user = try await auth.user(request)
-        let route = try await visibility.readable(try context.parameters.require("id"), by: user)
+        let reading = try await access.reading(try context.parameters.require("id"), request)
+        let (route, lens) = (reading.route, reading.lens)
         let width = try PictureQuery.width(request)
         let y = try Self.choice(request, "y", default: ProfileY.elevation)
         let x = try Self.choice(request, "x", default: ProfileX.distance)
-        let lens = try await viewer.lens(owner: route.owner, viewer: user.id)
         let etag = RoutePictures.etag(route, lens: lens, "profile", y.rawValue, x.rawValue, String(width))
         return try await SVGResponse.tagged(etag, request) {
             try await pictures.profile(route, lens: lens, y: y, x: x, width: width)

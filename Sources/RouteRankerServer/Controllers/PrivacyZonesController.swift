@@ -1,4 +1,6 @@
 import Hummingbird
+import RouteRankerModels
+import RouteRankerStorage
 
 /// `GET` and `PUT /v1/users/me/privacy_zones`.
 struct PrivacyZonesController: Sendable {

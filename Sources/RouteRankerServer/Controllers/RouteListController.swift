@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// `GET /v1/routes`: my routes, sorted, with keyset pagination; or, with `near`, the routes visible
 /// to me that start within a radius, nearest first.

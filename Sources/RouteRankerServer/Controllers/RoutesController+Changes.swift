@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
 
 /// `PATCH /v1/routes/{id}` body.
 struct RouteChangeRequest: Decodable {
@@ -13,13 +14,12 @@ extension RoutesController {
     /// stats over the kept points with its parameters (points already dropped stay dropped) and
     /// sets the maximum speed for later appends.
     func patch(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
-        let user = try await auth.user(request)
         let id = try context.parameters.require("id")
-        _ = try await visibility.owned(id, by: user)  // 404/403 before the body is read
+        _ = try await access.owned(id, request)  // 401/404/403 before the body is read
         let body = try await request.decodeJSON(RouteChangeRequest.self)
         let name = try body.name.map { try RouteRules.name($0) }
         let activity = try body.activity.map { try RouteRules.activity($0) }
-        return try await withOwnedRoute(id, by: user) { route in
+        return try await withOwnedRoute(id, request) { route in
             var route = route
             let base = route.version
             let activityChanged = activity != nil && activity != route.activity
@@ -44,8 +44,7 @@ extension RoutesController {
 
     /// `DELETE /v1/routes/{id}`: the route with everything attached to it (see `RouteRemoval`).
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
-        let user = try await auth.user(request)
-        try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
+        try await withOwnedRoute(try context.parameters.require("id"), request) { route in
             try await removal.remove(route.id)
         }
         return NoContent()

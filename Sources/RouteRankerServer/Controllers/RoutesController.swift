@@ -1,12 +1,15 @@
 import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Creating, appending to, finishing and reading routes (changes and deletion are in
 /// `RoutesController+Changes.swift`).
 struct RoutesController: Sendable {
     let auth: Authenticator
-    let visibility: Visibility
+    /// How a request reaches one route (token → caller and route, one rule).
+    let access: RouteAccess
     let routes: RouteRepository
     let buckets: PointBuckets
     let idempotency: IdempotencyRepository
@@ -40,7 +43,7 @@ struct RoutesController: Sendable {
             guard hash.finalize() == fingerprint else {
                 throw APIError.unprocessable("this Idempotency-Key was used for a different request")
             }
-            let route = try await visibility.readable(routeID, by: user)
+            let route = try await access.owned(routeID, request).route
             return JSONResponse(status: .ok, body: ownerSummary(route))
         case .claimed(let claim):
             do {
@@ -118,7 +121,7 @@ struct RoutesController: Sendable {
         let token = try auth.token(request)
         // The token is checked with the route read, under the route's lock (see `withOwnedRoute`).
         return try await locks.withLock(id) {
-            let route = try await visibility.owned(id, token: token, auth: auth)
+            let route = try await access.owned(id, token: token).route
             let format = try UploadFormat.of(request, allowed: [.json, .ndjson, .text])  // FIT, GPX, TCX: create only
             guard route.state == .recording else {
                 throw APIError.conflict("the route is finished; it takes no more points")
@@ -140,20 +143,21 @@ struct RoutesController: Sendable {
 
     /// `POST /v1/routes/{id}/finish`: closes the route (`200` again if it already is).
     func finish(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
-        let user = try await auth.user(request)
-        return try await withOwnedRoute(try context.parameters.require("id"), by: user) { route in
+        return try await withOwnedRoute(try context.parameters.require("id"), request) { route in
             ownerSummary(try await finisher.finish(route))
         }
     }
 
-    /// Runs `body` on the route `id` if `user` owns it (else `404`, or `403` for someone it is shared
-    /// with), holding the route's lock in this process: the route is read under the lock, so that
-    /// writers in this process queue instead of failing each other's version guard. (Across
-    /// processes the guard still decides; the loser gets `409` and resends, which is harmless.)
+    /// Runs `body` on the route `id` if the caller of `request` owns it (else `401`, `404`, or `403`
+    /// for someone it is shared with), holding the route's lock in this process: the route is read
+    /// under the lock, so that writers in this process queue instead of failing each other's version
+    /// guard. (Across processes the guard still decides; the loser gets `409` and resends, which is
+    /// harmless.)
     func withOwnedRoute<T: Sendable>(
-        _ id: String, by user: UserRecord, _ body: @Sendable (RouteRecord) async throws -> T
+        _ id: String, _ request: Request, _ body: @Sendable (RouteRecord) async throws -> T
     ) async throws -> T {
-        try await locks.withLock(id) { try await body(try await visibility.owned(id, by: user)) }
+        let token = try auth.token(request)
+        return try await locks.withLock(id) { try await body(try await access.owned(id, token: token).route) }
     }
 
     /// The summary the owner sees, with the recipients of the route's shares.
@@ -163,8 +167,7 @@ struct RoutesController: Sendable {
 
     /// `GET /v1/routes/{id}`.
     func get(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
-        let reading = try await visibility.reading(
-            try context.parameters.require("id"), token: try auth.token(request), auth: auth, viewer: viewer)
+        let reading = try await access.reading(try context.parameters.require("id"), request)
         return try await viewer.summary(reading.route, lens: reading.lens, sharedWith: reading.recipients)
     }
 }

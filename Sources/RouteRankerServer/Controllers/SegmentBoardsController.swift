@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RouteRankerModels
 
 /// A segment's leaderboard and one person's efforts on it: reads of stored efforts, filtered by
 /// what the caller can see (`SegmentBoards`), ranked and paginated.

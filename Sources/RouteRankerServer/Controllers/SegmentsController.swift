@@ -1,12 +1,14 @@
 import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Segments: create (from a visible route's points or from a list of points), read, list mine or
 /// near a point, delete. Creating and deleting keep the stored efforts in step (`SegmentEfforts`).
 struct SegmentsController: Sendable {
     let auth: Authenticator
-    let visibility: Visibility
+    let access: RouteAccess
     let viewer: RouteViewer
     let buckets: PointBuckets
     let segments: SegmentRepository
@@ -24,7 +26,7 @@ struct SegmentsController: Sendable {
             guard let from = body.from, let to = body.to, from >= 0, to > from else {
                 throw APIError.invalid("'from' and 'to' must be point indices with 0 ≤ from < to", field: "from")
             }
-            points = try await routePoints(route, from: from, to: to, for: user)
+            points = try await routePoints(route, from: from, to: to, token: try auth.token(request))
         case (nil, let given?):
             guard body.from == nil, body.to == nil else {
                 throw APIError.invalid("'from' and 'to' go with 'route', not with 'points'", field: "from")
@@ -132,17 +134,17 @@ struct SegmentsController: Sendable {
             total: hits.count)
     }
 
-    /// The points `from`...`to` of route `id` as `user` downloads them (the owner's privacy zones
-    /// apply to everyone else). A route `user` cannot see, or too few points, is `422`.
-    private func routePoints(_ id: String, from: Int, to: Int, for user: UserRecord) async throws -> [Coordinate] {
-        let route: RouteRecord
+    /// The points `from`...`to` of route `id` as the caller of `token` downloads them (the owner's privacy zones
+    /// apply to everyone else). A route the caller cannot see, or too few points, is `422`.
+    private func routePoints(_ id: String, from: Int, to: Int, token: String) async throws -> [Coordinate] {
+        let reading: RouteAccess.Reading
         do {
-            route = try await visibility.readable(id, by: user)
+            reading = try await access.reading(id, token: token)
         } catch is RouteNotVisible {
             throw APIError.unprocessable(
                 "'route' names a route you cannot see", details: ["routes": .array([.string(id)])])
         }
-        let lens = try await viewer.lens(owner: route.owner, viewer: user.id)
+        let (route, lens) = (reading.route, reading.lens)
         var visible: [Coordinate] = []
         for try await chunk in buckets.read(route) {
             for point in chunk where !lens.hides(point) {

@@ -1,10 +1,12 @@
 import Foundation
 import Hummingbird
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Sharing a route with friends, and the inbox of routes shared with me ("Get Paths").
 struct SharesController: Sendable {
     let auth: Authenticator
-    let visibility: Visibility
+    let access: RouteAccess
     let users: UserRepository
     let routes: RouteRepository
     let shares: ShareRepository
@@ -12,8 +14,7 @@ struct SharesController: Sendable {
 
     /// `POST /v1/routes/{id}/shares`: `201`, or `200` with the first share if it already exists.
     func share(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<ShareView> {
-        let user = try await auth.user(request)
-        let route = try await visibility.owned(try context.parameters.require("id"), by: user)
+        let (user, route) = try await owner(request, context)
         let body = try await request.decodeJSON(ShareRequest.self)
         try UserRules.validateID(body.to, field: "to")
         guard body.to != user.id else { throw APIError.unprocessable("a route cannot be shared with its owner") }
@@ -27,8 +28,7 @@ struct SharesController: Sendable {
 
     /// `GET /v1/routes/{id}/shares`: the recipients, newest first.
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<ShareView> {
-        let user = try await auth.user(request)
-        let route = try await visibility.owned(try context.parameters.require("id"), by: user)
+        let (_, route) = try await owner(request, context)
         let list = "shares:\(route.id)"
         let page = try PageRequest(request, list: list)
         // The shares the route's readers confirm (see `Visibility`): the same people as `shared_with`.
@@ -40,12 +40,17 @@ struct SharesController: Sendable {
 
     /// `DELETE /v1/routes/{id}/shares/{user}`: from now on that user gets `404`.
     func revoke(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
-        let user = try await auth.user(request)
-        let route = try await visibility.owned(try context.parameters.require("id"), by: user)
+        let (_, route) = try await owner(request, context)
         guard try await shares.revoke(route: route.id, to: try context.parameters.require("user")) else {
             throw APIError.notFound("share not found")
         }
         return NoContent()
+    }
+
+    /// The caller and route `{id}`, which they must own.
+    private func owner(_ request: Request, _ context: AppRequestContext) async throws -> (UserRecord, RouteRecord) {
+        let owned = try await access.owned(try context.parameters.require("id"), request)
+        return (owned.user, owned.route)
     }
 
     /// `GET /v1/shares`: the routes shared with me, newest first — the caller, the page, its routes,

@@ -3,8 +3,7 @@ import Hummingbird
 /// `GET /v1/routes/{id}/similar`: the routes visible to me that follow the same path in the same
 /// direction, ranked by duration.
 struct SimilarController: Sendable {
-    let auth: Authenticator
-    let visibility: Visibility
+    let access: RouteAccess
     let similar: SimilarRoutes
 
     struct Result: Encodable {
@@ -15,8 +14,8 @@ struct SimilarController: Sendable {
     /// cancels the work once the connection's inbound side closes, and then closes the connection
     /// after the answer, which therefore says `Connection: close`.
     func similar(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<Result> {
-        let user = try await auth.user(request)
-        let route = try await visibility.readable(try context.parameters.require("id"), by: user)
+        let reading = try await access.reading(try context.parameters.require("id"), request)
+        let (user, route) = (reading.user, reading.route)
         var maxM: Double?
         if let raw = request.query["max_m"] {
             guard let value = Double(raw) else {

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Registration, the caller's own account, token rotation and friends.
 struct UsersController: Sendable {

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Mongo
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// An error as the API reports it: the contract's status, a machine `code`, a message for people,
 /// and details such as the offending `field`. Every error body is
@@ -154,9 +155,9 @@ extension APIError {
                 details: ["candidates": .int(error.candidates)])
         case let error as PointLimitExceeded:
             self = .payloadTooLarge("a route may hold at most \(error.limit) points")
-        case MongoError.unavailable:
+        case let error where StorageFailure(error) == .unavailable:
             self = .unavailable
-        case MongoError.overloaded:
+        case let error where StorageFailure(error) == .overloaded:
             self = .overloaded
         case is CancellationError:
             self = .clientClosed

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import RouteRankerModels
 
 /// A value a handler returns that becomes a JSON response (`200` unless wrapped).
 protocol APIResponse: Encodable, ResponseGenerator {}
 
 extension APIResponse {
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         try JSONResponse(status: .ok, body: self).response(from: request, context: context)
     }
 }

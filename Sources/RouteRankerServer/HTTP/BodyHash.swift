@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import RouteRankerModels
 
 /// A running SHA-256 of what makes two create requests "the same" for `Idempotency-Key`: content
 /// type, query and body.

@@ -1,5 +1,6 @@
 import Foundation
 import RouteRankerCore
+import RouteRankerModels
 
 extension JSONEncoder {
     /// The encoder for every API response: `snake_case` keys and RFC 3339 UTC timestamps with

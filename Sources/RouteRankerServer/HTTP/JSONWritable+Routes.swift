@@ -1,11 +1,12 @@
 import Foundation
 import RouteRankerCore
+import RouteRankerModels
 
 // The hot responses written directly (see `JSONWritable`); keys in sorted order. Tests check each
 // against `JSONEncoder.api` byte for byte.
 
 extension RouteSummary: JSONWritable {
-    func writeJSON(to w: inout JSONWriter) throws {
+    package func writeJSON(to w: inout JSONWriter) throws {
         w.raw("{")
         w.key("activity")
         w.string(activity.rawValue)
@@ -51,7 +52,7 @@ extension RouteSummary: JSONWritable {
 }
 
 extension Annotation: JSONWritable {
-    func writeJSON(to w: inout JSONWriter) throws {
+    package func writeJSON(to w: inout JSONWriter) throws {
         w.raw("{")
         w.key("lat")
         try w.double(lat)
@@ -69,7 +70,7 @@ extension Annotation: JSONWritable {
 }
 
 extension RouteStats: JSONWritable {
-    func writeJSON(to w: inout JSONWriter) throws {
+    package func writeJSON(to w: inout JSONWriter) throws {
         w.raw("{")
         w.key("avg_pace_s_per_km")
         try w.double(avgPaceSPerKm)
@@ -155,7 +156,7 @@ extension RouteStats: JSONWritable {
 }
 
 extension InboxItem: JSONWritable {
-    func writeJSON(to w: inout JSONWriter) throws {
+    package func writeJSON(to w: inout JSONWriter) throws {
         w.raw("{")
         w.key("name")
         w.string(name)
@@ -182,7 +183,7 @@ extension InboxItem: JSONWritable {
 }
 
 extension AppendResult: JSONWritable {
-    func writeJSON(to w: inout JSONWriter) throws {
+    package func writeJSON(to w: inout JSONWriter) throws {
         w.raw("{")
         w.key("accepted")
         w.int(accepted)

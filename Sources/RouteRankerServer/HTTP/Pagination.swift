@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RouteRankerModels
 
 /// `?limit=` and `?cursor=` of a list. Cursors are opaque to clients: base64url of a small JSON
 /// object that names the list (and sort) it belongs to, so a cursor from another list is `400`.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
 
 /// The download of a route as one reader sees it, in the format `?format=` asks for, streamed
 /// chunk by chunk, with an `ETag` that names the route version, the owner's zones version (for

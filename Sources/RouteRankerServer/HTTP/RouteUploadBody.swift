@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
 
 /// The upload formats, by request `Content-Type`.
 enum UploadFormat: String, CaseIterable {

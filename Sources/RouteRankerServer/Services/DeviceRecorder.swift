@@ -1,6 +1,7 @@
 import Foundation
-import Mongo
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Records what a tracker app sent into its device's route (API.md, "Points become routes"), and
 /// counts the message: the shared behaviour of every tracker protocol.
@@ -126,7 +127,7 @@ struct DeviceRecorder: Sendable {
         do {
             recent.put(try await ingest.commit())
             return true
-        } catch MongoError.duplicateKey {
+        } catch is RouteAlreadyExists {
             return false
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// How a device's routes end: the server finishes a device route on a gap, when it is idle, or
 /// when the device is deleted, and then keeps it only if it is a trip (API.md, "A trip must go

@@ -1,4 +1,6 @@
 import Logging
+import RouteRankerModels
+import RouteRankerStorage
 import ServiceLifecycle
 
 /// Finishes device routes that have been idle for their device's `split_after_s` (API.md: within

@@ -1,5 +1,7 @@
 import Foundation
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 import ServiceLifecycle
 
 /// What a follower of a live route is sent (API.md "Live following").

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import Mongo
+import RouteRankerModels
+import RouteRankerStorage
 import ServiceLifecycle
 import Synchronization
 
@@ -29,14 +30,20 @@ final class LiveHub: Service, Sendable {
     }
 
     private let followers: LiveFollowers
-    private let database: MongoDatabase
+    private let feeds: RouteChangeFeeds
     private let logger: Logger
     private let linger: Duration
+    /// Waits out `linger` (the clock's sleep; tests pass one they advance by hand).
+    private let sleep: @Sendable (Duration) async -> Void
     private let feedState = Mutex(FeedState())
 
-    init(database: MongoDatabase, logger: Logger, linger: Duration = .seconds(30)) {
+    init(
+        feeds: RouteChangeFeeds, logger: Logger, linger: Duration = .seconds(30),
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) {
+        self.sleep = sleep
         self.followers = LiveFollowers()
-        self.database = database
+        self.feeds = feeds
         self.logger = logger
         self.linger = linger
     }
@@ -56,21 +63,23 @@ final class LiveHub: Service, Sendable {
     private func openFeed(_ state: inout FeedState) {
         guard state.running, !state.shutDown, state.feed == nil else { return }
         let followers = self.followers
-        let feed = RouteChangeFeed(database: database, logger: logger, isFollowed: followers.isFollowed) {
+        let feed = feeds.feed(logger: logger, isFollowed: followers.isFollowed) {
             followers.deliver($0)
         }
         feed.start()  // starts a thread; the stream opens there
         state.feed = feed
     }
 
-    /// Removes a follower; after the last one, the feed closes `linger` later unless someone follows again.
-    func unsubscribe(_ mailbox: LiveMailbox) {
+    /// Removes a follower; after the last one, the feed closes `linger` later unless someone follows
+    /// again. Returns the task that waits for that (nil when followers remain), for tests to await.
+    @discardableResult
+    func unsubscribe(_ mailbox: LiveMailbox) -> Task<Void, Never>? {
         followers.remove(mailbox)
-        guard followers.count == 0 else { return }
+        guard followers.count == 0 else { return nil }
         let generation = feedState.withLock { $0.generation }
-        let linger = self.linger
-        Task { [self] in
-            try? await Task.sleep(for: linger)
+        let (linger, sleep) = (self.linger, self.sleep)
+        return Task { [self] in
+            await sleep(linger)
             closeFeedIfIdle(since: generation)
         }
     }
@@ -80,6 +89,9 @@ final class LiveHub: Service, Sendable {
 
     /// Whether the change stream is open (for tests).
     var isWatching: Bool { feedState.withLock { $0.feed != nil } }
+
+    /// Whether `run()` has started (for tests).
+    var isRunning: Bool { feedState.withLock { $0.running } }
 
     func run() async throws {
         feedState.withLock { state in

@@ -1,3 +1,4 @@
+import RouteRankerModels
 import Synchronization
 
 /// What has happened to a followed route since its follower last looked, coalesced: however often

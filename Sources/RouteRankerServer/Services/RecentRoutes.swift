@@ -1,3 +1,4 @@
+import RouteRankerModels
 import Synchronization
 
 /// The route documents this process last committed for recording devices, so that a device's

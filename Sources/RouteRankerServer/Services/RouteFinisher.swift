@@ -1,3 +1,6 @@
+import RouteRankerModels
+import RouteRankerStorage
+
 /// Finishing a route: the one place that turns a recording route into a finished one, whoever
 /// asks (its owner by hand, or a device's trip logic), so that work done when a route is
 /// finished (e.g. computing efforts) has one place to hook in.

@@ -1,5 +1,7 @@
 import Foundation
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Pictures of one route as one reader sees it: drawn from the points the reader's lens lets
 /// through, so a point in a privacy zone never reaches anyone but the owner.

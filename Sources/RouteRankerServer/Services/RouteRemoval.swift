@@ -1,3 +1,5 @@
+import RouteRankerStorage
+
 /// Deleting a route with everything attached to it: its segment efforts (first, so that no effort
 /// of a deleted route is left to read, and again after the route document, for a match that was
 /// storing efforts meanwhile — see `SegmentEfforts`), the route document, then its shares,

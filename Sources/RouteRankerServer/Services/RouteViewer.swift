@@ -1,6 +1,7 @@
 import Foundation
-import Mongo
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// What a reader sees of a route. The owner sees everything; everyone else — friends it is shared
 /// with, link holders — sees it without the points (and annotations) inside the owner's privacy
@@ -11,18 +12,7 @@ struct RouteViewer: Sendable {
     let buckets: PointBuckets
 
     /// The owner's zones as they apply to one reader.
-    struct Lens: Sendable {
-        /// Empty for the owner.
-        var zones: [PrivacyZone]
-        /// Part of cache keys and ETags: changes with the zones.
-        var tag: String
-
-        static let owner = Lens(zones: [], tag: "o")
-
-        var isOwner: Bool { tag == "o" }
-
-        func hides(_ point: TrackPoint) -> Bool { PrivacyZone.hides(point.coordinate, zones: zones) }
-    }
+    typealias Lens = PrivacyLens
 
     /// The lens for `viewer` (nil for a link holder) reading routes of `owner`.
     func lens(owner: String, viewer: String?) async throws -> Lens {
@@ -64,21 +54,6 @@ struct RouteViewer: Sendable {
         let computed = StoredExtent(start: extent.start, end: extent.end, bbox: extent.bbox)
         try await routes.cacheExtent(computed, route: route.id, key: key, version: route.version)
         return computed
-    }
-}
-
-/// A visible extent as cached in a route document.
-struct StoredExtent: Codable, Sendable, Equatable {
-    var start: RouteStats.Endpoint?
-    var end: RouteStats.Endpoint?
-    var bbox: BoundingBox?
-
-    func apply(to stats: RouteStats) -> RouteStats {
-        var stats = stats
-        stats.start = start
-        stats.end = end
-        stats.bbox = bbox
-        return stats
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Reads of stored efforts as one caller may see them: only efforts in routes the caller can read
 /// (theirs, or shared with them: `Visibility`'s rule), and, of other people's, only those that

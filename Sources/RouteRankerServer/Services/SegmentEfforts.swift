@@ -1,5 +1,7 @@
 import Foundation
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// Keeps the stored efforts in step with routes and segments (API.md "Segments and leaderboards":
 /// efforts follow their routes at once). Matching is Core's `SegmentMatcher` on the route's kept

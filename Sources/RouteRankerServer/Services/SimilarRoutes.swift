@@ -1,4 +1,6 @@
 import RouteRankerCore
+import RouteRankerModels
+import RouteRankerStorage
 
 /// "Same route, ranked": the routes visible to a reader that follow the same path in the same
 /// direction as an anchor route. Used by `similar` and by groups made `similar_to` a route.

@@ -1,11 +1,10 @@
-/// Who may see a route: the one function every route read goes through.
-///
-/// Both hash checks of the contract happen before this is called (the caller's token hash was
-/// matched by `Authenticator`); here the second: the route is the caller's own, or the caller is in
-/// its share list — the `readers` of the route document itself (`RouteRecord.isReadable(by:)`), so
-/// the route's `_id` lookup is the whole check. Anything else — absent, malformed id, someone
-/// else's, unshared — is the same `404` with the same body, so a caller learns nothing about routes
-/// that are not theirs.
+import RouteRankerModels
+import RouteRankerStorage
+
+/// Which of many routes a user may see: the lists' side of the one visibility rule
+/// (`RouteRecord.isReadable(by:)`: the route is the caller's own, or the caller is in its share
+/// list, the `readers` of the route document itself). One route by id is reached through
+/// `RouteAccess`, which applies the same rule to the route it reads with the caller.
 ///
 /// `shares` is the index of who got what, for lists (the inbox, routes shared with me). It names
 /// candidates only: a share and a revocation of the same recipient racing, or a server of an
@@ -15,14 +14,6 @@ struct Visibility: Sendable {
     let routes: RouteRepository
     let shares: ShareRepository
 
-    /// The route if `user` may read it, else `RouteNotVisible` (`404`).
-    func readable(_ id: String, by user: UserRecord) async throws -> RouteRecord {
-        guard let route = try await routes.find(id: id), route.isReadable(by: user.id) else {
-            throw RouteNotVisible()
-        }
-        return route
-    }
-
     /// Of `ids`, the routes `user` may read, by id (one query per 100 ids).
     func readable(_ ids: [String], by user: UserRecord) async throws -> [String: RouteRecord] {
         try await routes.find(ids: ids).filter { $0.value.isReadable(by: user.id) }
@@ -31,13 +22,6 @@ struct Visibility: Sendable {
     /// Of `ids`, the figures of the routes `user` may read (for group statistics).
     func readableFigures(_ ids: [String], by user: UserRecord) async throws -> [String: RouteFigures] {
         try await routes.figures(ids: ids).filter { $0.value.isReadable(by: user.id) }
-    }
-
-    /// The route if `user` owns it. Someone it is shared with gets `403`; anyone else `RouteNotVisible` (`404`).
-    func owned(_ id: String, by user: UserRecord) async throws -> RouteRecord {
-        let route = try await readable(id, by: user)
-        guard route.owner == user.id else { throw NotRouteOwner() }
-        return route
     }
 
     /// The routes shared with `user`, by id: the candidates the `shares` index names, kept when the

@@ -1,1 +1,0 @@
-../../../../Sources/RouteRankerServer/Auth/BearerToken.swift

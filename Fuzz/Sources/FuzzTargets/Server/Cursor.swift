@@ -1,1 +1,0 @@
-../../../../Sources/RouteRankerServer/HTTP/Cursor.swift

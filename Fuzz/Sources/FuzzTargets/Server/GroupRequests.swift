@@ -1,1 +1,0 @@
-../../../../Sources/RouteRankerServer/Models/GroupRequests.swift

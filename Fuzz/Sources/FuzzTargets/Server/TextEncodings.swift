@@ -1,1 +1,0 @@
-../../../../Sources/RouteRankerServer/Support/TextEncodings.swift

@@ -1,0 +1,74 @@
+import Foundation
+import RouteRankerCore
+
+/// Whether a route still takes appends.
+package enum RouteState: String, Sendable, Codable {
+    case recording, finished
+}
+
+/// A route as stored in `routes`: the summary, and the running state of its statistics, so that an
+/// append reads this one document and the batch, never the route's earlier points.
+package struct RouteRecord: Sendable, Equatable {
+    package var id: String
+    package var owner: String
+    package var name: String
+    package var activity: Activity
+    package var state: RouteState
+    package var createdAt: Date
+    package var annotations: [Annotation]
+    /// The incremental statistics; `accumulator.stats` is what clients see.
+    package var accumulator: StatsAccumulator
+    /// Bumped by every change of the route (append, finish, rename, activity): the ETag's source,
+    /// and the guard that keeps two writers from both committing on the same base.
+    package var version: Int
+    /// Where the committed points are stored.
+    package var layout = PointLayout()
+    /// The users the route is shared with, in the order it was shared with them: the membership
+    /// test of visibility (`isReadable(by:)`). Kept by `ShareRepository` and never written by a
+    /// commit, which sets only the fields it changed.
+    package var readers: [String] = []
+
+    package init(
+        id: String, owner: String, name: String, activity: Activity, state: RouteState, createdAt: Date,
+        annotations: [Annotation], accumulator: StatsAccumulator, version: Int, layout: PointLayout = PointLayout(),
+        readers: [String] = []
+    ) {
+        self.id = id
+        self.owner = owner
+        self.name = name
+        self.activity = activity
+        self.state = state
+        self.createdAt = createdAt
+        self.annotations = annotations
+        self.accumulator = accumulator
+        self.version = version
+        self.layout = layout
+        self.readers = readers
+    }
+
+    /// The contract's second hash check: the route is `user`'s own or is shared with them.
+    package func isReadable(by user: String) -> Bool { owner == user || readers.contains(user) }
+
+    /// Whom the route is shared with, newest share first (the summary's `shared_with`).
+    package var recipients: [String] { readers.reversed() }
+
+    /// Committed (visible) points: readers never look past this many.
+    package var pointCount: Int { accumulator.count }
+
+    package var stats: RouteStats { accumulator.stats }
+
+    /// The time of the first kept point.
+    package var startedAt: Date? { accumulator.first.map { Date(timeIntervalSince1970: $0.t) } }
+
+    /// The time of the last kept point, once the route is finished.
+    package var endedAt: Date? {
+        state == .finished ? accumulator.last.map { Date(timeIntervalSince1970: $0.t) } : nil
+    }
+}
+
+/// Route ids are ObjectId hex strings; anything else cannot name a route.
+package enum RouteID {
+    package static func isPlausible(_ id: String) -> Bool {
+        id.utf8.count == 24 && id.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+    }
+}

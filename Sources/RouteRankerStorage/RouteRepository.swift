@@ -1,0 +1,259 @@
+import Foundation
+import Mongo
+import RouteRankerCore
+import RouteRankerModels
+
+/// Routes in `routes` (one document each: summary, stats state and point layout); their full
+/// buckets are in `PointBuckets`.
+package struct RouteRepository: Sendable {
+    package let collection: MongoCollection
+    /// Where the routes start (for `startingNear`), written by `commit`.
+    package let starts: RouteStartRepository
+
+    package init(database: MongoDatabase) {
+        collection = database.collection("routes")
+        starts = RouteStartRepository(database: database)
+    }
+
+    package static let indexes = [MongoIndex(keys: ["owner": 1, "started_at": 1], name: "owner_started_at")]
+
+    /// The route `id`, whoever owns it. Callers decide visibility (see `Visibility`).
+    package func find(id: String) async throws -> RouteRecord? {
+        guard RouteID.isPlausible(id) else { return nil }
+        return try await collection.findOne(["_id": .string(id)]).map(RouteRecord.init(document:))
+    }
+
+    /// Whether the route `id` exists (an `_id` lookup that reads nothing else).
+    package func exists(id: String) async throws -> Bool {
+        guard RouteID.isPlausible(id) else { return false }
+        return try await collection.findOne(["_id": .string(id)], projection: ["_id": 1]) != nil
+    }
+
+    /// The routes among `ids` that exist, by id (a query per 100 ids).
+    package func find(ids: [String]) async throws -> [String: RouteRecord] {
+        let plausible = Set(ids.filter(RouteID.isPlausible))
+        guard !plausible.isEmpty else { return [:] }
+        let found = try await collection.find(ids: plausible.map { .string($0) })
+            .map(RouteRecord.init(document:))
+        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The readers (`RouteRecord.readers`) of the routes among `ids` that exist, by id (a query per
+    /// 100 ids, nothing else read).
+    package func readers(ids: [String]) async throws -> [String: [String]] {
+        let plausible = Set(ids.filter(RouteID.isPlausible))
+        guard !plausible.isEmpty else { return [:] }
+        let found = try await collection.find(ids: plausible.map { .string($0) }, projection: ["readers": 1])
+        return Dictionary(
+            found.compactMap { document in
+                document.string("_id").map { ($0, (document.array("readers") ?? []).compactMap(\.stringValue)) }
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The figures of the routes among `ids` that exist, by id (a query per 100 ids, projected: no stats
+    /// state is decoded).
+    package func figures(ids: [String]) async throws -> [String: RouteFigures] {
+        let plausible = Set(ids.filter(RouteID.isPlausible))
+        guard !plausible.isEmpty else { return [:] }
+        let found = try await collection.find(
+            ids: plausible.map { .string($0) }, projection: ["owner": 1, "name": 1, "metrics": 1, "readers": 1])
+        return Dictionary(
+            found.compactMap { document -> (String, RouteFigures)? in
+                guard let id = document.string("_id"), let owner = document.string("owner"),
+                    let name = document.string("name")
+                else { return nil }
+                let metrics = document.document("metrics") ?? [:]
+                var values: [GroupMetric: Double] = [:]
+                for metric in GroupMetric.allCases { values[metric] = metrics.double(metric.rawValue) }
+                let readers = (document.array("readers") ?? []).compactMap(\.stringValue)
+                return (id, RouteFigures(id: id, owner: owner, name: name, values: values, readers: readers))
+            }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Stores `route` as the version after `base`, in one single-document journaled write: the
+    /// commit point of every change of a route. A new route (`base` 0) is inserted; an existing
+    /// one is updated only while its stored version is still `base`, else `VersionConflict`.
+    ///
+    /// `stored` is the route as read at `base`: then only the fields that differ from it are
+    /// written. An append changes its figures and points but not the owner, name or start, so its
+    /// oplog entry (which every server's change stream reads) holds only those, and MongoDB leaves
+    /// the index entries of the unchanged fields alone.
+    ///
+    /// Only a new route's document gets `readers` (a tracker's route is shared as it starts): a
+    /// later commit must not write back the copy it read, which a share or revocation since would
+    /// make stale.
+    ///
+    /// The update goes to the database with the commits that concurrent requests make meanwhile, in
+    /// one command (`MongoCollection.updateOneCoalesced`): a recording route's append is little
+    /// more than this update, and on SecantusDB one command of many statements costs far less than
+    /// as many commands. `bucket`, the last full bucket the commit names if it is not stored yet,
+    /// is stored first, in the same queue (`updateOneCoalesced(filter:update:afterStoring:in:)`):
+    /// an append of a bucket or more then waits once for its writes, not twice, and shares both
+    /// commands with concurrent commits. Each commit also adds an id of its own to `commits` (the
+    /// route's last `commitsKept`): when some commits of a batch matched and some did not, the
+    /// reply does not say which, and the stored ids do. A first commit (`base` 0) of a route that
+    /// exists already throws `RouteAlreadyExists`.
+    package func commit(
+        _ route: RouteRecord, over base: Int, stored: RouteRecord? = nil, bucket: PointBuckets.Pending? = nil
+    ) async throws {
+        var document = try route.document
+        // The start first, like the points: invisible until the route document names it.
+        if let first = route.accumulator.first, stored?.accumulator.first?.coordinate != first.coordinate {
+            try await starts.record(route: route.id, owner: route.owner, start: first.coordinate)
+        }
+        if base == 0 {
+            try await bucket?.write()
+            if !route.readers.isEmpty { document["readers"] = .array(route.readers.map { .string($0) }) }
+            do {
+                try await collection.insertOne(document)
+            } catch MongoError.duplicateKey {
+                throw RouteAlreadyExists()
+            }
+            return
+        }
+        var update: BSONDocument
+        if let stored {
+            let before = try stored.document
+            var set = BSONDocument()
+            var unset = BSONDocument()
+            // Both documents' keys are distinct, so the fields are appended without a lookup.
+            for (key, value) in document where key != "_id" && before[key] != value { set.append(key, value) }
+            for (key, _) in before where !document.contains(key) { unset.append(key, .string("")) }
+            update = ["$set": .document(set)]
+            if !unset.isEmpty { update["$unset"] = .document(unset) }
+        } else {
+            update = ["$set": .document(document.removing("_id"))]
+        }
+        let commit = NewID.make()
+        update["$push"] = ["commits": ["$each": [.string(commit)], "$slice": .int(-Self.commitsKept)]]
+        let filter: BSONDocument = ["_id": .string(route.id), "version": .int(base)]
+        let matched =
+            if let bucket {
+                try await collection.updateOneCoalesced(
+                    filter: filter, update: update, afterStoring: [bucket.document], in: bucket.buckets.collection,
+                    isStored: StorageBatching.bucketAlreadyStored)
+            } else {
+                try await collection.updateOneCoalesced(filter: filter, update: update)
+            }
+        switch matched {
+        case true: return
+        case false: throw VersionConflict()
+        case nil:
+            // A batch in which some commits matched and some did not (a writer in another process
+            // got there first, or the route was deleted): this one landed if its id is among the
+            // route's last commits, read from the primary like every read of this server (the
+            // client's read preference) after the command was acknowledged.
+            let landed = try await collection.findOne(
+                ["_id": .string(route.id), "commits": .string(commit)], projection: ["_id": 1])
+            guard landed != nil else { throw VersionConflict() }
+        }
+    }
+
+    /// How many commit ids a route keeps (`commit(_:over:stored:)`). The read-back of an ambiguous
+    /// commit comes right after its command; for its id to be gone by then, more than this many
+    /// later commits of the route, each made after reading the one before, would have to land.
+    package static let commitsKept = 8
+
+    /// Removes the route document, then its start; its points, shares and memberships are removed
+    /// by the caller.
+    package func delete(id: String) async throws {
+        _ = try await collection.deleteOne(["_id": .string(id)])
+        try await starts.delete(route: id)
+    }
+
+    /// How many routes `owner` has.
+    package func count(owner: String) async throws -> Int {
+        try await collection.count(["owner": .string(owner)])
+    }
+
+    /// One page of `owner`'s routes in `order` after `after`: those with a value for the sort key
+    /// first, then those without (see `SortKeyset`); at most `limit`.
+    package func page(owner: String, order: RouteOrder, after: [String]?, limit: Int) async throws -> [RouteRecord] {
+        let keyset = try SortKeyset(field: order.field, descending: order.descending, after: after)
+        let mine: BSONDocument = ["owner": .string(owner)]
+        var found = try await collection.find(
+            keyset.valuedFilter(mine), sort: [order.field: order.descending ? -1 : 1, "_id": 1], limit: limit
+        )
+        .map(RouteRecord.init(document:))
+        if found.count < limit {
+            found += try await collection.find(keyset.nullFilter(mine), sort: ["_id": 1], limit: limit - found.count)
+                .map(RouteRecord.init(document:))
+        }
+        return found
+    }
+
+    /// `owner`'s routes whose start may lie within `radiusM` of `centre`, by id: candidates from
+    /// `RouteStartRepository`, confirmed by the route documents (committed, with a start, `owner`'s);
+    /// callers decide with exact WGS84 geodesic distances from `stats.start`.
+    package func startingNear(_ centre: Coordinate, radiusM: Double, owner: String) async throws -> [RouteRecord] {
+        let candidates = try await starts.routes(near: centre, radiusM: radiusM, owner: owner)
+        guard !candidates.isEmpty else { return [] }
+        return try await find(ids: candidates).values
+            .filter { $0.owner == owner && $0.accumulator.first != nil }
+            .sorted { $0.id < $1.id }
+    }
+
+    /// The cached visible extent stored under `key`, if it is current.
+    package func cachedExtent(route: String, key: String) async throws -> StoredExtent? {
+        guard let document = try await collection.findOne(["_id": .string(route)], projection: ["visible": 1]),
+            let cache = document.document("visible"), cache.string("key") == key, let json = cache.string("extent")
+        else { return nil }
+        return try? JSONDecoder().decode(StoredExtent.self, from: Data(json.utf8))
+    }
+
+    /// Caches a visible extent, unless the route changed meanwhile (the cache is not a change of
+    /// the route: its version stays).
+    package func cacheExtent(_ extent: StoredExtent, route: String, key: String, version: Int) async throws {
+        let json = String(decoding: try JSONEncoder().encode(extent), as: UTF8.self)
+        try await collection.updateOne(
+            filter: ["_id": .string(route), "version": .int(version)],
+            update: ["$set": ["visible": ["key": .string(key), "extent": .string(json)]]])
+    }
+}
+
+/// What group statistics need of a route: its name, owner and stored figures.
+package struct RouteFigures: Sendable {
+    package var id: String
+    package var owner: String
+    package var name: String
+    /// The figures by metric; absent when undefined (e.g. the pace of a route without distance).
+    package var values: [GroupMetric: Double]
+    /// As `RouteRecord.readers`.
+    package var readers: [String]
+
+    package init(id: String, owner: String, name: String, values: [GroupMetric: Double], readers: [String]) {
+        self.id = id
+        self.owner = owner
+        self.name = name
+        self.values = values
+        self.readers = readers
+    }
+
+    package func value(_ metric: GroupMetric) -> Double? { values[metric] }
+
+    /// As `RouteRecord.isReadable(by:)`.
+    package func isReadable(by user: String) -> Bool { owner == user || readers.contains(user) }
+}
+
+/// A sort order of "my routes": the sort key as the API names it, the stored field it reads, and
+/// the direction.
+package struct RouteOrder: Sendable {
+    /// The API's sort keys and the stored field each one reads.
+    private static let fields: [String: String] = [
+        "started_at": "started_at", "name": "name", "distance_m": "metrics.distance_m",
+        "duration_s": "metrics.duration_s", "avg_pace_s_per_km": "metrics.avg_pace_s_per_km",
+    ]
+    package static let keys = ["started_at", "name", "distance_m", "duration_s", "avg_pace_s_per_km"]
+
+    package var key: String
+    package var field: String
+    package var descending: Bool
+
+    /// The order for an API sort key, or `nil` if there is no such key.
+    package init?(key: String, descending: Bool) {
+        guard let field = Self.fields[key] else { return nil }
+        self.key = key
+        self.field = field
+        self.descending = descending
+    }
+}
