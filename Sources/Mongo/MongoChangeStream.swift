@@ -1,6 +1,7 @@
 import CLibMongoC
 import Foundation
 import Logging
+import Metrics
 import Synchronization
 
 /// A database's change stream (`mongoc_database_watch`), read on a thread of its own with a client
@@ -34,6 +35,8 @@ public final class MongoChangeStream: @unchecked Sendable {
     private let pipeline: [BSONDocument]
     private let options: BSONDocument
     private let logger: Logger
+    /// Changes dropped because they could not be read (`/metrics`).
+    private static let unreadable = Counter(label: "mongo_change_stream_unreadable_total")
     private let onEvent: @Sendable (Event) -> Void
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
@@ -120,11 +123,15 @@ public final class MongoChangeStream: @unchecked Sendable {
         let pipelineDocument: BSONDocument = ["pipeline": .array(pipeline.map(BSONValue.document))]
         let database = mongoc_client_get_database(client, databaseName)!
         defer { mongoc_database_destroy(database) }
-        guard
-            let stream = try? pipelineDocument.withBSONPointer({ pipeline in
+        let stream: OpaquePointer
+        do {
+            stream = try pipelineDocument.withBSONPointer { pipeline in
                 try options.withBSONPointer { mongoc_database_watch(database, pipeline, $0) }
-            })
-        else { return .failed }
+            }
+        } catch {
+            logger.error("change stream: cannot encode its pipeline", metadata: ["error": "\(error)"])
+            return .failed
+        }
         defer { mongoc_change_stream_destroy(stream) }
         // An opening without a token starts "now": whatever happened before it is unknown, so the
         // consumer is told (on the first opening too: it may already have readers that started
@@ -140,9 +147,15 @@ public final class MongoChangeStream: @unchecked Sendable {
                 onEvent(.restarted)
             }
             if hasNext, let document {
-                if let change = try? BSONDocument(copying: document) {
+                do {
+                    let change = try BSONDocument(copying: document)
                     delivered = true
                     onEvent(.change(change))
+                } catch {
+                    // A change this wrapper cannot read is dropped, but never silently: its
+                    // followers may miss it until their next change, so it is logged and counted.
+                    Self.unreadable.increment()
+                    logger.error("change stream: an unreadable change was dropped", metadata: ["error": "\(error)"])
                 }
             } else {
                 var error = bson_error_t()

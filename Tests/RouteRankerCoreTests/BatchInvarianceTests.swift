@@ -3,7 +3,7 @@ import Testing
 
 @testable import RouteRankerCore
 
-/// The invariant of issue 3: any split of a route into batches, with the state saved and
+/// The invariant appends rely on: any split of a route into batches, with the state saved and
 /// loaded between batches, gives the same stats to the last bit as one batch.
 @Suite struct BatchInvarianceTests {
     /// A messy route: mostly plausible steps, with spikes, duplicates, out-of-order and

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RouteRankerCore
 
-/// Chained FIT bodies that mix an activity with other files (issue 37: python-fitparse's
+/// Chained FIT bodies that mix an activity with other files (python-fitparse's
 /// `activity-settings.fit`, an activity followed by a settings file from another device, was
 /// refused). A chain is an activity when one of its files is; its points come from every file,
 /// its name and activity from the first activity file's session.

@@ -137,7 +137,7 @@ import Testing
         }
     }
 
-    /// Traccar Client 9.x's JSON, in the shape issue 17 and API.md give for it (the
+    /// Traccar Client 9.x's JSON, in the shape API.md gives for it (the
     /// background-geolocation location object: `{"device_id", "location": {"timestamp",
     /// "coords": {…}, "battery", …}}`); not checked against the app's source here.
     @Test func traccarClientJSON() throws {

@@ -48,9 +48,17 @@ struct SegmentsController: Sendable {
         do {
             try await efforts.match(segment)
         } catch {
-            // A rejected request changes nothing: the segment goes again, with what was matched.
-            _ = try? await segments.delete(id: segment.id, owner: user.id)
-            try? await efforts.segmentRemoved(segment.id)
+            // A rejected request changes nothing: the segment goes again, with what was matched. If
+            // that fails too, the request's own error is still the answer; the segment left behind
+            // is logged for an operator (its owner sees it in their list and can delete it).
+            do {
+                _ = try await segments.delete(id: segment.id, owner: user.id)
+                try await efforts.segmentRemoved(segment.id)
+            } catch let cleanup {
+                context.logger.error(
+                    "could not remove a segment whose matching failed",
+                    metadata: ["segment": "\(segment.id)", "error": "\(cleanup)"])
+            }
             throw error
         }
         return .created(SegmentView(segment))

@@ -31,7 +31,7 @@ struct LiveEventStream: ResponseGenerator {
             try await follow { event in
                 let timer = channel?.eventLoop.scheduleTask(in: Self.stallLimit) { channel?.close(promise: nil) }
                 defer { timer?.cancel() }
-                try await writer.write(Self.encode(event))
+                try await writer.write(try Self.encode(event))
             }
             try await writer.finish(nil)
         }
@@ -40,13 +40,15 @@ struct LiveEventStream: ResponseGenerator {
 
     /// One event in SSE form. Data is one line of JSON; `gone` carries an empty `data:` line so that
     /// browsers' `EventSource` dispatches it (an event without data is dropped by the SSE parser).
-    static func encode(_ event: LiveEvent) -> ByteBuffer {
+    /// A value that cannot be encoded (a bug, never the client's doing) throws: the stream ends
+    /// and the failure is logged with the request, rather than an empty `data:` line going out.
+    static func encode(_ event: LiveEvent) throws -> ByteBuffer {
         switch event {
         case .points(let id, let from, let points, let stats):
-            let data = (try? JSONEncoder.api.encode(LivePoints(from: from, points: points, stats: stats))) ?? Data()
+            let data = try JSONEncoder.api.encode(LivePoints(from: from, points: points, stats: stats))
             return ByteBuffer(string: "id: \(id)\nevent: points\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
         case .finished(let summary):
-            let data = (try? JSONEncoder.api.encode(summary)) ?? Data()
+            let data = try JSONEncoder.api.encode(summary)
             return ByteBuffer(string: "event: finished\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
         case .gone:
             return ByteBuffer(string: "event: gone\ndata:\n\n")
