@@ -1,21 +1,12 @@
 /// The whole HTTP API, one row per endpoint. Handlers live in the controllers and return data;
 /// errors are thrown and mapped in `APIError`.
 func routeTable(_ c: Controllers) -> [Endpoint] {
-    [
+    accountTable(c.users, c.privacyZones) + [
         // Operations
         .get("/healthz", c.operations.health),
         .get("/readyz", c.operations.ready),
         .get("/metrics", c.operations.metrics),
         .get("/openapi.yaml", c.operations.openAPI),
-
-        // Users and friends
-        .post("/v1/users", c.users.register),
-        .get("/v1/users/me", c.users.me),
-        .patch("/v1/users/me", c.users.update),
-        .post("/v1/users/me/token", c.users.rotateToken),
-        .get("/v1/friends", c.users.friends),
-        .get("/v1/users/me/privacy_zones", c.privacyZones.get),
-        .put("/v1/users/me/privacy_zones", c.privacyZones.put),
 
         // Routes
         .post("/v1/routes", c.routes.create),
@@ -77,5 +68,19 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .post("/v1/track/owntracks", c.track.owntracks),
         .get("/v1/track/osmand", c.track.osmand),
         .post("/v1/track/osmand", c.track.osmand),
+    ]
+}
+
+/// Users and friends: the account's own rows, which need nothing but the users (tests of their
+/// request handling mount these alone, on users kept in memory).
+func accountTable(_ users: UsersController, _ privacyZones: PrivacyZonesController) -> [Endpoint] {
+    [
+        .post("/v1/users", users.register),
+        .get("/v1/users/me", users.me),
+        .patch("/v1/users/me", users.update),
+        .post("/v1/users/me/token", users.rotateToken),
+        .get("/v1/friends", users.friends),
+        .get("/v1/users/me/privacy_zones", privacyZones.get),
+        .put("/v1/users/me/privacy_zones", privacyZones.put),
     ]
 }

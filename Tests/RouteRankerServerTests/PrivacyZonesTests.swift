@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func putAndGetRoundTripABareArray() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let olga = try await client.register("olga")
             let empty = try await client.send(.get, "/v1/users/me/privacy_zones", token: olga)
             #expect(empty.status == .ok)
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func invalidZonesAre400AndChangeNothing() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let olga = try await client.register("olga")
             #expect(try await client.putZones(olga, Self.zonesJSON).status == .ok)
             let before = try await client.send(.get, "/v1/users/me/privacy_zones", token: olga).text

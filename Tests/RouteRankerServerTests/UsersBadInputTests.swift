@@ -5,7 +5,8 @@ import NIOCore
 import Testing
 
 /// Every malformed registration gets its 4xx with a message, and stores nothing: the same id can
-/// be registered properly afterwards.
+/// be registered properly afterwards. Pure request handling: the account's endpoints alone, on
+/// users kept in memory (`withAccountRouter`), no database.
 @Suite struct UsersBadInputTests {
     static let badBodies: [(String, String)] = [
         (#"{"name":"No id"}"#, "id"),
@@ -30,7 +31,7 @@ import Testing
 
     @Test(arguments: badBodies)
     func badRegistrationIs400AndStoresNothing(body: String, field: String) async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, users in
             let response = try await client.send(.post, "/v1/users", json: body)
             #expect(response.status == .badRequest, "\(body)")
             #expect(response.errorCode == "invalid_request")
@@ -38,22 +39,24 @@ import Testing
             #expect((error["field"] as? String)?.hasPrefix(field) == true, "\(body): \(error)")
             #expect((error["message"] as? String)?.isEmpty == false)
             // Nothing was stored: "x" is still free.
+            #expect(users.all.isEmpty)
             _ = try await client.register("x")
         }
     }
 
     @Test func malformedJSONAndEmptyBodiesAre400() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, users in
             for body in ["", "{", "[1,2]", "null", "{\"id\":\"x\",}", "\u{FEFF}garbage"] {
                 let response = try await client.send(.post, "/v1/users", json: body)
                 #expect(response.status == .badRequest, "\(body)")
                 #expect(response.errorCode == "invalid_request")
             }
+            #expect(users.all.isEmpty)
         }
     }
 
     @Test func wrongOrMissingContentTypeIs415() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let body = #"{"id":"x","name":"n"}"#
             for type in ["text/plain", "application/x-www-form-urlencoded", "application/xml"] {
                 let response = try await client.send(.post, "/v1/users", json: body, contentType: type)
@@ -70,7 +73,7 @@ import Testing
     }
 
     @Test func bodiesOver16MiBAre413() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let huge = #"{"id":"x","name":""# + String(repeating: "a", count: 16 * 1024 * 1024) + #""}"#
             let response = try await client.send(.post, "/v1/users", json: huge)
             #expect(response.status == .contentTooLarge)
@@ -80,7 +83,7 @@ import Testing
     }
 
     @Test func patchRejectsWrongTypesAndChangesNothing() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let token = try await client.register("ada", friends: ["b"])
             for body in [#"{"name":{"$set":"x"}}"#, #"{"friends":"b"}"#, #"{"friends":[1]}"#, "[]", ""] {
                 let response = try await client.send(.patch, "/v1/users/me", token: token, json: body)

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct UsersTests {
     @Test func registerShowsTheTokenOnceAndMeReturnsTheAccount() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let response = try await client.send(
                 .post, "/v1/users", json: #"{"id":"ada.L-1_x","name":"Ada","friends":["grace","grace","ada.L-1_x"]}"#)
             #expect(response.status == .created)
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func takenIdIsConflictAndIdsAreCaseSensitive() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             _ = try await client.register("ada")
             let again = try await client.send(.post, "/v1/users", json: #"{"id":"ada","name":"Other"}"#)
             #expect(again.status == .conflict)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func missingOrWrongTokenIs401WithChallenge() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let token = try await client.register("ada")
             for header in [nil, "Bearer nope", "Basic \(token)", "Bearer", "Token \(token)"] {
                 var headers: HTTPFields = [:]
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func patchRenamesAndReplacesFriends() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let token = try await client.register("ada", friends: ["a", "b"])
             let renamed = try await client.send(.patch, "/v1/users/me", token: token, json: #"{"name":"Ada L."}"#)
             #expect(renamed.status == .ok)
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func rotatingTheTokenRetiresTheOldOne() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let old = try await client.register("ada")
             let rotated = try await client.send(.post, "/v1/users/me/token", token: old)
             #expect(rotated.status == .ok)
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func friendsListsRegisteredFriendsByNameThenIdWithPages() async throws {
-        try await withApp { client in
+        try await withAccountRouter { client, _ in
             let token = try await client.register("me", friends: ["z1", "b2", "ghost", "a3", "b1"])
             _ = try await client.register("z1", name: "Zed")
             _ = try await client.register("b2", name: "Bea")

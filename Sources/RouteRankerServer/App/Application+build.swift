@@ -19,14 +19,7 @@ public func buildApplication(
         storage: storage, hub: hub, clock: configuration.clock, similarCellBudget: configuration.similarCellBudget,
         registry: registry, openAPIDocument: openAPIDocument, publicURL: configuration.publicURL,
         sweepInterval: configuration.sweepInterval, logger: logger)
-    let endpoints = routeTable(controllers)
-
-    let router = Router(context: AppRequestContext.self)
-    router.add(middleware: MetricsMiddleware(registry: registry))
-    router.add(middleware: ErrorMiddleware(allowed: AllowedMethods(endpoints)))
-    for endpoint in endpoints {
-        router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)
-    }
+    let router = makeRouter(routeTable(controllers), registry: registry)
 
     var app = Application(
         router: router,
@@ -46,4 +39,16 @@ public func buildApplication(
         try await storage.prepare(now: configuration.clock.now, logger: logger)
     }
     return ApplicationOnDatabaseThreads(base: app, executor: storage.executor)
+}
+
+/// The router of `endpoints`, behind the middleware every request passes: metrics, then the one
+/// error → HTTP mapping.
+func makeRouter(_ endpoints: [Endpoint], registry: PrometheusCollectorRegistry) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: MetricsMiddleware(registry: registry))
+    router.add(middleware: ErrorMiddleware(allowed: AllowedMethods(endpoints)))
+    for endpoint in endpoints {
+        router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)
+    }
+    return router
 }

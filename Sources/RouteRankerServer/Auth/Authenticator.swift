@@ -7,7 +7,7 @@ import RouteRankerStorage
 /// `_id`, or an older token's SHA-256 by index; the stored digest is then compared with the
 /// presented token in constant time.
 struct Authenticator: Sendable {
-    let users: UserRepository
+    let users: any UserStore
 
     /// The caller, or `401` with `WWW-Authenticate: Bearer` when the token is missing or wrong.
     func user(_ request: Request) async throws -> UserRecord {

@@ -5,7 +5,7 @@ import RouteRankerStorage
 /// `GET` and `PUT /v1/users/me/privacy_zones`.
 struct PrivacyZonesController: Sendable {
     let auth: Authenticator
-    let users: UserRepository
+    let users: any UserStore
 
     func get(_ request: Request, _ context: AppRequestContext) async throws -> PrivacyZoneList {
         PrivacyZoneList(try await auth.user(request).privacyZones)

@@ -5,7 +5,7 @@ import RouteRankerStorage
 
 /// Registration, the caller's own account, token rotation and friends.
 struct UsersController: Sendable {
-    let users: UserRepository
+    let users: any UserStore
     let auth: Authenticator
     let clock: WallClock
 
