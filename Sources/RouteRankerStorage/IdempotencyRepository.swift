@@ -3,11 +3,20 @@ import Foundation
 import Mongo
 import RouteRankerModels
 
-/// `Idempotency-Key` records in `idempotency`, one per (user, key): `pending` while the first
-/// request runs, then `done` with the route it created and the request's fingerprint.
+/// `Idempotency-Key` records in `idempotency`, one per (user, key). The record fixes, at the first
+/// claim, the id of the route the key creates: every attempt with the key creates that one id, so
+/// two attempts can never make two routes, and an attempt whose answer was lost (a write concern
+/// error, a dropped connection) is found by the next one, which replays it.
+///
+/// A claim is a lease, held by one attempt (`owner`, a random token) until `lease_until`: `pending`
+/// while it runs, `released` when it ended without a `2xx` (the next attempt takes over at once),
+/// `done` with the route and the request's fingerprint. A lease left by a process that died (or
+/// by an attempt that could not even release it, the database gone) is taken over once it has
+/// run out; the take-over is an update guarded by the owner it replaces, so of two retries racing
+/// for it one wins and the other is told the key is in use (`409`).
 package struct IdempotencyRepository: Sendable {
-    /// A pending record older than this belongs to a request that died; a retry may take it over.
-    package static let abandonAfter: TimeInterval = 600
+    /// How long an attempt holds its key: a retry sooner is `409`, later takes over.
+    package static let lease: TimeInterval = 30
 
     package let collection: MongoCollection
 
@@ -15,52 +24,100 @@ package struct IdempotencyRepository: Sendable {
         collection = database.collection("idempotency")
     }
 
-    package enum Claim {
-        /// This request is the first: go ahead, then `complete` or `release`.
-        case claimed(id: String)
-        /// The first request is still running.
+    /// The key held by one attempt.
+    package struct Holding: Sendable {
+        package var id: String
+        /// The route this key creates, whichever attempt does it.
+        package var route: String
+        /// This attempt's own token: only it may complete or release the claim.
+        package var token: String
+        /// An attempt before this one held the key and may have created `route` already.
+        package var resumed: Bool
+    }
+
+    package enum Claim: Sendable {
+        /// This attempt holds the key: go ahead, then `complete` or `release`.
+        case claimed(Holding)
+        /// Another attempt holds the key and its lease runs.
         case inProgress
-        /// The first request finished: it created `route` from a request with `fingerprint`.
+        /// An attempt finished: it created `route` from a request with `fingerprint`.
         case done(route: String, fingerprint: String)
     }
 
-    package func claim(user: String, key: String) async throws -> Claim {
+    /// Claims `key` of `user` for this attempt (`now` is the server's clock).
+    package func claim(user: String, key: String, now: Date) async throws -> Claim {
         let id = Self.id(user: user, key: key)
-        let now = Date.now
+        let token = NewID.make()
+        let route = NewID.make()
         do {
             try await collection.insertOne([
-                "_id": .string(id), "user": .string(user), "state": "pending", "created_at": .date(now),
+                "_id": .string(id), "user": .string(user), "state": "pending", "route": .string(route),
+                "owner": .string(token), "lease_until": .date(now.addingTimeInterval(Self.lease)),
+                "created_at": .date(now),
             ])
-            return .claimed(id: id)
+            return .claimed(Holding(id: id, route: route, token: token, resumed: false))
         } catch MongoError.duplicateKey {
-            guard let record = try await collection.findOne(["_id": .string(id)]) else {
-                return try await claim(user: user, key: key)  // released in between
-            }
-            if record.string("state") == "done", let route = record.string("route"),
-                let fingerprint = record.string("fingerprint")
-            {
-                return .done(route: route, fingerprint: fingerprint)
-            }
-            let started = record.date("created_at") ?? now
-            if now.timeIntervalSince(started) > Self.abandonAfter {
-                let taken = try await collection.updateOne(
-                    filter: ["_id": .string(id), "state": "pending", "created_at": .date(started)],
-                    update: ["$set": ["created_at": .date(now)]])
-                if taken.matchedCount == 1 { return .claimed(id: id) }
-            }
-            return .inProgress
+            return try await claimTaken(id: id, token: token, route: route, user: user, key: key, now: now)
+        } catch {
+            // The insert may have been stored though its answer was lost (a write concern error, a
+            // dropped connection): let the next attempt have the key at once rather than after the
+            // lease, if the database takes this; the request's own error is the answer either way.
+            _ = try? await collection.updateOne(
+                filter: ["_id": .string(id), "owner": .string(token), "state": "pending"],
+                update: ["$set": ["state": "released"]])
+            throw error
         }
     }
 
-    package func complete(_ id: String, route: String, fingerprint: String) async throws {
-        try await collection.updateOne(
-            filter: ["_id": .string(id)],
-            update: ["$set": ["state": "done", "route": .string(route), "fingerprint": .string(fingerprint)]])
+    /// The key is recorded already: its outcome, or the lease of another attempt, or the claim
+    /// taken over from an attempt that released it or whose lease ran out.
+    private func claimTaken(id: String, token: String, route: String, user: String, key: String, now: Date)
+        async throws -> Claim
+    {
+        guard let record = try await collection.findOne(["_id": .string(id)]) else {
+            return try await claim(user: user, key: key, now: now)  // deleted in between
+        }
+        if record.string("state") == "done", let route = record.string("route"),
+            let fingerprint = record.string("fingerprint")
+        {
+            return .done(route: route, fingerprint: fingerprint)
+        }
+        // Records from before leases have `created_at` alone: theirs ran out `lease` after it.
+        let leaseUntil = record.date("lease_until") ?? record.date("created_at")?.addingTimeInterval(Self.lease)
+        if record.string("state") == "pending", let leaseUntil, leaseUntil > now { return .inProgress }
+        var guardFilter: BSONDocument = ["_id": .string(id), "state": record["state"] ?? .null]
+        guardFilter["owner"] = record["owner"] ?? ["$exists": false]
+        let kept = record.string("route") ?? route
+        let taken = try await collection.updateOne(
+            filter: guardFilter,
+            update: [
+                "$set": [
+                    "state": "pending", "route": .string(kept), "owner": .string(token),
+                    "lease_until": .date(now.addingTimeInterval(Self.lease)),
+                ]
+            ])
+        guard taken.matchedCount == 1 else { return .inProgress }
+        return .claimed(Holding(id: id, route: kept, token: token, resumed: true))
     }
 
-    /// Forgets a claim whose request failed, so that a retry runs afresh.
-    package func release(_ id: String) async throws {
-        _ = try await collection.deleteOne(["_id": .string(id), "state": "pending"])
+    /// Records the outcome of the attempt that holds the claim. An attempt whose lease was taken
+    /// over meanwhile changes nothing: the one that took it creates the same route id, finds it
+    /// there, and records it.
+    package func complete(_ holding: Holding, fingerprint: String) async throws {
+        try await collection.updateOne(
+            filter: ["_id": .string(holding.id), "owner": .string(holding.token)],
+            update: [
+                "$set": ["state": "done", "route": .string(holding.route), "fingerprint": .string(fingerprint)],
+                "$unset": ["lease_until": ""],
+            ])
+    }
+
+    /// Lets the next attempt take the key at once: this one ended without a `2xx`. The route id
+    /// stays with the key, in case this attempt's route was stored after all.
+    package func release(_ holding: Holding) async throws {
+        _ = try await collection.updateOne(
+            filter: ["_id": .string(holding.id), "owner": .string(holding.token), "state": "pending"],
+            update: ["$set": ["state": "released"]])
     }
 
     private static func id(user: String, key: String) -> String {

@@ -131,6 +131,12 @@ package struct PointBuckets: Sendable {
         return exists ? StorageError.malformed("bucket", "\(route):\(seq)") : RouteNotVisible()
     }
 
+    /// Removes the buckets `writer` stored for `route`: what a request that failed before its
+    /// commit leaves. Never another writer's, which a concurrent request may be committing.
+    package func deleteAll(route: String, writer: String) async throws {
+        _ = try await collection.deleteMany(["route": .string(route), "writer": .string(writer)])
+    }
+
     /// Removes every bucket of `route`, committed or not.
     package func deleteAll(route: String) async throws {
         _ = try await collection.deleteMany(["route": .string(route)])

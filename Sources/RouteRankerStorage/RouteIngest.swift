@@ -38,6 +38,9 @@ package struct RouteIngest {
     private var unstored: PointBuckets.Pending?
     private let writer = PointBuckets.newWriter()
 
+    /// This request's writer id: its buckets are the ones under it.
+    package var writerID: String { writer }
+
     /// Starts an ingest into `route`, as stored at `route.version` (0: a new route, not stored yet).
     package init(into route: RouteRecord, buckets: PointBuckets, routes: RouteRepository) {
         self.buckets = buckets

@@ -32,9 +32,10 @@ struct RoutesController: Sendable {
         let format = try UploadFormat.of(request, allowed: UploadFormat.allCases)
         guard let key = try request.idempotencyKey() else {
             var noHash: BodyHash? = nil
-            return .created(try await createRoute(request, format: format, owner: user, hash: &noHash, context))
+            return .created(
+                try await createRoute(request, id: NewID.make(), format: format, owner: user, hash: &noHash, context))
         }
-        switch try await idempotency.claim(user: user.id, key: key) {
+        switch try await idempotency.claim(user: user.id, key: key, now: clock.now) {
         case .inProgress:
             throw APIError.conflict("a request with this Idempotency-Key is still running")
         case .done(let routeID, let fingerprint):
@@ -45,17 +46,17 @@ struct RoutesController: Sendable {
             }
             let route = try await access.owned(routeID, request).route
             return JSONResponse(status: .ok, body: ownerSummary(route))
-        case .claimed(let claim):
+        case .claimed(let holding):
             do {
-                var hash: BodyHash? = BodyHash(request)
-                let summary = try await createRoute(request, format: format, owner: user, hash: &hash, context)
-                try await idempotency.complete(claim, route: summary.id, fingerprint: hash?.finalize() ?? "")
-                return .created(summary)
+                let answer = try await createOnce(request, holding, format: format, owner: user, context)
+                try await idempotency.complete(holding, fingerprint: answer.fingerprint)
+                return answer.response
             } catch {
                 do {
-                    try await idempotency.release(claim)
+                    try await idempotency.release(holding)
                 } catch let releaseError {
-                    // The claim expires by itself (`abandonAfter`); the request's own error is the answer.
+                    // The lease runs out by itself (`IdempotencyRepository.lease`); the request's own
+                    // error is the answer.
                     context.logger.warning("could not release an idempotency claim: \(releaseError)")
                 }
                 throw error
@@ -63,17 +64,40 @@ struct RoutesController: Sendable {
         }
     }
 
+    /// Creates the route the key holds, once: the key fixes its id, so an attempt after one whose
+    /// answer was lost (the route stored, the reply not) finds that route and replays it (`200`),
+    /// and two attempts racing store one route between them (the second's insert is refused).
+    private func createOnce(
+        _ request: Request, _ holding: IdempotencyRepository.Holding, format: UploadFormat, owner: UserRecord,
+        _ context: AppRequestContext
+    ) async throws -> (response: JSONResponse<RouteSummary>, fingerprint: String) {
+        var hash: BodyHash? = BodyHash(request)
+        if holding.resumed, let stored = try await routes.find(id: holding.route), stored.owner == owner.id {
+            for try await chunk in request.body { hash?.update(chunk) }
+            return (JSONResponse(status: .ok, body: ownerSummary(stored)), hash?.finalize() ?? "")
+        }
+        do {
+            let summary = try await createRoute(
+                request, id: holding.route, format: format, owner: owner, hash: &hash, context)
+            return (.created(summary), hash?.finalize() ?? "")
+        } catch is RouteAlreadyExists {
+            guard let stored = try await routes.find(id: holding.route) else { throw VersionConflict() }
+            return (JSONResponse(status: .ok, body: ownerSummary(stored)), hash?.finalize() ?? "")
+        }
+    }
+
     private func createRoute(
-        _ request: Request, format: UploadFormat, owner: UserRecord, hash: inout BodyHash?,
+        _ request: Request, id: String, format: UploadFormat, owner: UserRecord, hash: inout BodyHash?,
         _ context: AppRequestContext
     ) async throws -> RouteSummary {
         let query = request.query
         var route = RouteRecord(
-            id: NewID.make(), owner: owner.id, name: "Untitled", activity: .other, state: .finished,
+            id: id, owner: owner.id, name: "Untitled", activity: .other, state: .finished,
             createdAt: clock.now, annotations: [],
             accumulator: StatsAccumulator(activity: .other), version: 0)
         var recording: Bool?
         var ingest: RouteIngest
+        var writer: String?
         let stored: RouteRecord
         do {
             // `partial` matters to FIT bodies only, but a malformed value is refused whatever the body.
@@ -84,6 +108,7 @@ struct RoutesController: Sendable {
                 route.accumulator = StatsAccumulator(activity: route.activity)
                 recording = try RouteRules.recording(query["recording"])
                 ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
+                writer = ingest.writerID
                 try await request.streamPoints(stream, bodyHash: &hash) { try await ingest.add($0) }
             } else {
                 let body = try await request.readRouteDocument(format, bodyHash: &hash)
@@ -93,11 +118,16 @@ struct RoutesController: Sendable {
                 route.annotations = body.annotations
                 recording = body.recording
                 ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
+                writer = ingest.writerID
                 try await ingest.add(body.points)
             }
             stored = try await ingest.commit(state: recording == true ? .recording : .finished)
         } catch {
-            await discardNewRoute(route.id, context)
+            // A failure the database may have acted on (the route stored, the reply lost) keeps the
+            // buckets: they are the route's if its commit landed, and invisible if not.
+            if let writer, StorageFailure(error) == nil, !(error is RouteAlreadyExists) {
+                await discardBuckets(of: route.id, writer: writer, context)
+            }
             throw error
         }
         // After the commit: the route stands even if matching fails (a retried finish matches it).
@@ -105,11 +135,13 @@ struct RoutesController: Sendable {
         return RouteSummary(stored, sharedWith: [])
     }
 
-    /// Buckets of a route that was never committed are invisible anyway; removing them only saves
-    /// space, so a failure here is logged, and the request's own error is the answer.
-    private func discardNewRoute(_ id: String, _ context: AppRequestContext) async {
+    /// The buckets this request stored for a route it never committed: invisible anyway, so
+    /// removing them only saves space; a failure here is logged, and the request's own error is
+    /// the answer. Only this request's own (its writer id): an attempt with the same
+    /// `Idempotency-Key` may be committing the same route id meanwhile.
+    private func discardBuckets(of id: String, writer: String, _ context: AppRequestContext) async {
         do {
-            try await buckets.deleteAll(route: id)
+            try await buckets.deleteAll(route: id, writer: writer)
         } catch {
             context.logger.warning("could not remove the buckets of an uncommitted route \(id): \(error)")
         }
