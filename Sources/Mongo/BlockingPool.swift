@@ -71,15 +71,22 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     private let maxRunning = max(1, ProcessInfo.processInfo.activeProcessorCount)
     private var isShutDown = false
     private let finished = DispatchGroup()
+    /// The time against which waiting calls' `maxWait` is measured: the continuous clock's, or a
+    /// test's, which then moves only when the test says.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Starts `threadCount + spareThreads` threads named `name-1`, `name-2`, …, with `threadCount`
     /// slots for blocking calls and room for `maxWaiting` calls waiting for one.
-    init(threadCount: Int, spareThreads: Int = 0, maxWaiting: Int, name: String) {
+    init(
+        threadCount: Int, spareThreads: Int = 0, maxWaiting: Int, name: String,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         precondition(threadCount > 0, "a blocking pool needs at least one thread")
         precondition(maxWaiting >= 0 && spareThreads >= 0, "maxWaiting and spareThreads cannot be negative")
         self.slots = threadCount
         self.maxWaiting = maxWaiting
         self.threadCount = threadCount + spareThreads
+        self.now = now
         for i in 1...(threadCount + spareThreads) {
             finished.enter()
             let thread = Thread { [self] in
@@ -111,7 +118,7 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
         } else if waitingCalls.count < maxWaiting {
             waitingCalls.append(
                 WaitingCall(
-                    job: job, deadline: maxWait.map { .now + $0 }, giveUp: giveUp, shouldGiveUp: shouldGiveUp))
+                    job: job, deadline: maxWait.map { now() + $0 }, giveUp: giveUp, shouldGiveUp: shouldGiveUp))
         } else {
             return .full
         }
@@ -136,6 +143,22 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return callsInPlace
+    }
+
+    /// How many slots are taken (by calls running, or queued to run with their slot), for a test to
+    /// wait until a call has given its slot back: that happens after the call has answered.
+    var slotsTaken: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return callsRunning
+    }
+
+    /// How many threads wait for work (signalled ones not yet awake included), for a test to wait
+    /// until the threads have started and gone idle.
+    var threadsIdle: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return idleThreads
     }
 
     /// Gives back a slot taken by `acquireSlotHere()`: the next waiting call gets it.
@@ -196,9 +219,9 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     /// A call is done: its slot passes to the next waiting call, or becomes free. The caller holds
     /// the lock.
     private func finishCall() {
-        let now = ContinuousClock.now
+        let time = now()
         while let next = waitingCalls.popFirst() {
-            if let deadline = next.deadline, let giveUp = next.giveUp, deadline < now,
+            if let deadline = next.deadline, let giveUp = next.giveUp, deadline < time,
                 next.shouldGiveUp?() ?? true
             {
                 push(.giveUp(giveUp))

@@ -1,11 +1,14 @@
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 @testable import Mongo
 
 /// The bound on operations waiting for a database connection: past it, work is refused at once.
+/// Nothing here waits on the clock: the pool's time is a test's (`TestClock`), and the tests wait
+/// for the pool's own state (threads idle, slots given back) rather than for a while.
 @Suite struct WaitingBoundTests {
     @Test func jobsBeyondTheWaitingBoundAreRefusedWhileEveryThreadIsBusy() {
         let pool = BlockingPool(threadCount: 1, maxWaiting: 2, name: "bound-test")
@@ -23,27 +26,45 @@ import Testing
         #expect(pool.submit {} == .shutDown)
     }
 
+    /// When a slot comes free, a call that has waited past its `maxWait` gives up (unless
+    /// `shouldGiveUp` says otherwise), and one still within it runs.
     @Test func aCallThatWaitedTooLongGivesUpWhenItsTurnComes() {
-        let pool = BlockingPool(threadCount: 1, maxWaiting: 2, name: "wait-test")
+        let clock = TestClock()
+        let pool = BlockingPool(threadCount: 1, maxWaiting: 3, name: "wait-test", now: { clock.now })
         let release = pool.occupySlot()
-        let ran = DispatchSemaphore(value: 0)
-        let gaveUp = DispatchSemaphore(value: 0)
-        #expect(pool.submit({ ran.signal() }, maxWait: .milliseconds(50), giveUp: { gaveUp.signal() }) == .accepted)
-        #expect(pool.submit({ ran.signal() }, maxWait: .seconds(60), giveUp: { gaveUp.signal() }) == .accepted)
-        Thread.sleep(forTimeInterval: 0.2)  // past the first one's patience, well within the second's
+        let log = EventLog()
+        let submissions = [
+            pool.submit(log.job("impatient ran"), maxWait: .milliseconds(50), giveUp: log.job("impatient gave up")),
+            pool.submit(log.job("patient ran"), maxWait: .seconds(60), giveUp: log.job("patient gave up")),
+            // Waited too long, but told not to give up (a database that answers, however slowly).
+            pool.submit(
+                log.job("excused ran"), maxWait: .milliseconds(50), giveUp: log.job("excused gave up"),
+                shouldGiveUp: { false }),
+        ]
+        #expect(submissions == [.accepted, .accepted, .accepted])
+        clock.advance(by: .milliseconds(200))  // past the first one's patience, well within the second's
         release.signal()
+        pool.shutdown()  // drains what was accepted, on the one thread, in turn
+        #expect(log.events == ["impatient gave up", "patient ran", "excused ran"])
+    }
 
-        #expect(gaveUp.wait(timeout: .now() + 5) == .success, "the impatient call was not refused")
-        #expect(ran.wait(timeout: .now() + 5) == .success, "the patient call did not run")
-        #expect(ran.wait(timeout: .now() + 0.1) == .timedOut, "the impatient call ran anyway")
-        #expect(gaveUp.wait(timeout: .now() + 0.1) == .timedOut, "the patient call was refused too")
+    /// Having waited exactly `maxWait` is not having waited too long.
+    @Test func aCallWithinItsMaxWaitRunsWhenItsTurnComes() {
+        let clock = TestClock()
+        let pool = BlockingPool(threadCount: 1, maxWaiting: 1, name: "wait-test", now: { clock.now })
+        let release = pool.occupySlot()
+        let log = EventLog()
+        #expect(pool.submit(log.job("ran"), maxWait: .milliseconds(50), giveUp: log.job("gave up")) == .accepted)
+        clock.advance(by: .milliseconds(50))
+        release.signal()
         pool.shutdown()
+        #expect(log.events == ["ran"])
     }
 
     @Test func anIdleThreadTakesAJobEvenWithNoRoomToWait() {
         let pool = BlockingPool(threadCount: 2, maxWaiting: 0, name: "idle-test")
-        // Let both threads reach their wait, so that they count as idle.
-        Thread.sleep(forTimeInterval: 0.1)
+        // Both threads wait for work, so that the job is handed to an idle one.
+        while pool.threadsIdle < 2 { sched_yield() }
         let done = DispatchSemaphore(value: 0)
         #expect(pool.submit { done.signal() } == .accepted)
         done.wait()
@@ -57,7 +78,6 @@ import Testing
             uri: uri + separator + "maxPoolSize=1", logger: Logger(label: "bound"), maxWaitingPerClient: 0)
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        try await Task.sleep(for: .milliseconds(100))  // the one thread waits for work
         let busy = Task {
             try await client.withClient { _ in
                 started.signal(); release.wait()
@@ -71,8 +91,33 @@ import Testing
         await #expect(throws: MongoError.overloaded(waiting: 0)) { try await client.withClient { _ in } }
         release.signal()
         try await busy.value
-        try await Task.sleep(for: .milliseconds(100))  // the thread is idle again
+        // The busy call answered before its thread gave the slot back.
+        while client.threads.slotsTaken > 0 { await Task.yield() }
         try await client.withClient { _ in }
         client.shutdown()
+    }
+}
+
+/// A clock for `BlockingPool`'s `now` that moves only when the test advances it.
+private final class TestClock: Sendable {
+    private let start = ContinuousClock.now
+    private let elapsed = Mutex(Duration.zero)
+
+    var now: ContinuousClock.Instant { start + elapsed.withLock { $0 } }
+
+    func advance(by duration: Duration) {
+        elapsed.withLock { $0 += duration }
+    }
+}
+
+/// What the pool's calls did, in order.
+private final class EventLog: Sendable {
+    private let list = Mutex<[String]>([])
+
+    var events: [String] { list.withLock { $0 } }
+
+    /// A call that records `event` when it runs.
+    func job(_ event: String) -> BlockingPool.Job {
+        { [self] in list.withLock { $0.append(event) } }
     }
 }
