@@ -46,7 +46,7 @@ public struct MongoCollection: Sendable {
     /// The documents whose `_id` is one of `ids` (string ids), by `_id`, read in one query together
     /// with the ids that concurrent callers ask for (`CoalescedReads`): under load, one round trip
     /// serves many requests. Every document is read after this call began; nothing is cached. The
-    /// result may also hold documents that concurrent callers asked for.
+    /// result holds only the documents of `ids`, never those concurrent callers asked for.
     public func documents(ids: [String]) async throws -> [String: BSONDocument] {
         try await database.client.coalescedReads(of: self).documents(ids, in: self)
     }
@@ -55,7 +55,7 @@ public struct MongoCollection: Sendable {
     /// is one of `otherIDs` (string ids, a few), each by `_id`, read in one command together with
     /// the same reads of concurrent callers (`CoalescedJointReads`): one round trip where
     /// `documents(ids:)` on each would take two. Every document is read after this call began;
-    /// nothing is cached. Each result may also hold documents that concurrent callers asked for.
+    /// nothing is cached. Each result holds only the documents of its own ids.
     public func documents(ids: [String], with other: MongoCollection, ids otherIDs: [String]) async throws -> (
         mine: [String: BSONDocument], other: [String: BSONDocument]
     ) {

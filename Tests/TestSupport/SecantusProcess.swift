@@ -6,9 +6,13 @@ public final class SecantusProcess: @unchecked Sendable {
     // Only the test that owns the process touches it, one call at a time.
     public let port: Int
     public let dataPath: URL
+    /// Whether the server takes `configureFailPoint` (`--enable-test-commands`).
+    public let testCommands: Bool
     private var process: Process?
 
-    public init() throws {
+    /// - Parameter testCommands: start the server with its test commands (fault injection).
+    public init(testCommands: Bool = false) throws {
+        self.testCommands = testCommands
         port = try Self.freePort()
         dataPath = FileManager.default.temporaryDirectory.appendingPathComponent("secantus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dataPath, withIntermediateDirectories: true)
@@ -31,9 +35,10 @@ public final class SecantusProcess: @unchecked Sendable {
     public func start() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestEnvironment.secantusBinary)
-        process.arguments = [
-            "--host", "127.0.0.1", "--port", String(port), "--storage-path", dataPath.path, "--log-level", "ERROR",
-        ]
+        process.arguments =
+            [
+                "--host", "127.0.0.1", "--port", String(port), "--storage-path", dataPath.path, "--log-level", "ERROR",
+            ] + (testCommands ? ["--enable-test-commands"] : [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
