@@ -31,6 +31,8 @@ public final class MongoChangeStream: @unchecked Sendable {
     }
 
     private let uri: String
+    /// The stream's client's name in the handshake: its pool's, marked as a stream.
+    private let appName: String
     private let databaseName: String
     private let pipeline: [BSONDocument]
     private let options: BSONDocument
@@ -54,6 +56,7 @@ public final class MongoChangeStream: @unchecked Sendable {
     ) {
         MongoRuntime.initializeOnce()
         self.uri = database.client.uri
+        self.appName = database.client.appName + "-stream"
         self.databaseName = database.name
         self.pipeline = pipeline
         var options: BSONDocument = ["maxAwaitTimeMS": .int(maxAwaitTimeMS)]
@@ -187,7 +190,7 @@ public final class MongoChangeStream: @unchecked Sendable {
             return nil
         }
         mongoc_client_set_error_api(client, MONGOC_ERROR_API_VERSION_2)
-        mongoc_client_set_appname(client, "RouteRanker-live")
+        mongoc_client_set_appname(client, appName)
         return client
     }
 }

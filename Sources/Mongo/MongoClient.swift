@@ -23,6 +23,9 @@ public final class MongoClient: Service, @unchecked Sendable {
     /// stream holds its client for as long as it runs, so it cannot borrow a pooled one).
     let uri: String
     let logger: Logger
+    /// The name this client gives the server in its handshake (the URI's `appname`, else the
+    /// initializer's), which the server's logs and fault injection can filter on.
+    public let appName: String
     private let handle: PoolHandle
     let threads: BlockingPool
     private let isShutDown = Mutex(false)
@@ -70,7 +73,7 @@ public final class MongoClient: Service, @unchecked Sendable {
     ///     throws `.overloaded` when its turn comes.
     /// - Throws: `MongoError.other` for an invalid URI.
     public init(
-        uri: String, logger: Logger, appName: String = "RouteRanker", defaultPoolSize: Int = 8,
+        uri: String, logger: Logger, appName: String = "swift-mongo", defaultPoolSize: Int = 8,
         coalescing: CoalescingPolicy = CoalescingPolicy(), maxWaitingPerClient: Int = 32
     ) throws {
         MongoRuntime.initializeOnce()
@@ -101,6 +104,7 @@ public final class MongoClient: Service, @unchecked Sendable {
         }
         mongoc_client_pool_set_error_api(pool, MONGOC_ERROR_API_VERSION_2)
         MongoCommandCounter.install(on: pool)
+        self.appName = mongoc_uri_get_appname(parsed).map { String(cString: $0) } ?? appName
         if mongoc_uri_get_appname(parsed) == nil {
             mongoc_client_pool_set_appname(pool, appName)
         }

@@ -28,6 +28,10 @@ package struct Storage: Sendable {
     package let health: DatabaseHealth
     private let database: MongoDatabase
 
+    /// The name the server's database connections give in their handshake (their change streams
+    /// add "-stream"): what the database's logs, and fault injection in tests, filter on.
+    package static let appName = "RouteRanker"
+
     /// The repositories of `database`.
     package init(database: MongoDatabase, clock: WallClock) {
         self.database = database
@@ -51,7 +55,8 @@ package struct Storage: Sendable {
     /// Storage in database `name` of the deployment at `uri` (a MongoDB connection string). The
     /// client connects lazily: run `service` (a lifecycle service) for as long as the app runs.
     package static func connect(uri: String, name: String, clock: WallClock, logger: Logger) throws -> Storage {
-        let client = try MongoClient(uri: uri, logger: logger, coalescing: StorageBatching.policy)
+        let client = try MongoClient(
+            uri: uri, logger: logger, appName: Self.appName, coalescing: StorageBatching.policy)
         return Storage(database: MongoDatabase(client: client, name: name), clock: clock)
     }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import Mongo
+import RouteRankerStorage
 import TestSupport
 import Testing
 
@@ -39,7 +40,7 @@ import Testing
                 // route itself, the key's outcome.
                 for skip in 0..<4 {
                     var failpoint = data
-                    failpoint["appName"] = "RouteRanker"
+                    failpoint["appName"] = .string(Storage.appName)  // the server's connections only
                     _ = try await admin.runCommand([
                         "configureFailPoint": "failCommand", "mode": ["skip": .int(skip), "times": .int(times)],
                         "data": .document(failpoint),

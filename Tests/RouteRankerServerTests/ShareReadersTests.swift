@@ -177,7 +177,11 @@ import Testing
         #expect(news.latest?.version == 3)
         #expect(news.latest?.readers == [])
     }
+}
 
+// Timed against the contract's second, so it runs with the live-following tests, on its own
+// (`scripts/test`), where the rest of the suite's load cannot skew the clock.
+extension LiveFollowingTests {
     @Test func aFollowerWhoseReaderIsRemovedFromTheRouteGetsGone() async throws {
         try await withAppAndDatabase(.live) { client, database in
             let port = try #require(client.port)
