@@ -88,6 +88,14 @@ public final class MongoClient: Service, @unchecked Sendable {
         Self.setDefault(parsed, MONGOC_URI_CONNECTTIMEOUTMS, 2000)
         Self.setDefault(parsed, MONGOC_URI_SOCKETTIMEOUTMS, 10000)
         Self.setDefault(parsed, MONGOC_URI_MAXPOOLSIZE, Int32(clamping: defaultPoolSize))
+        // After a "not primary" or "shutting down" reply, libmongoc marks the server Unknown and
+        // selects none until its monitor's next check; a pool's monitor (libmongoc 1.23, streaming)
+        // waits out an awaitable `hello` of `heartbeatFrequencyMS`, 10 s by default, before it
+        // looks again. Every operation meanwhile waits the selection timeout and fails: measured,
+        // one injected error made the whole process answer `503` for 2 to 8 s, its own retry
+        // included. 500 ms (libmongoc's minimum) made every such single fault invisible: the
+        // driver's retry finds the server again within half a second.
+        Self.setDefault(parsed, MONGOC_URI_HEARTBEATFREQUENCYMS, 500)
         let size = Int(mongoc_uri_get_option_as_int32(parsed, MONGOC_URI_MAXPOOLSIZE, 8))
         guard size > 0 else {
             throw MongoError.other(code: -1, domain: nil, message: "maxPoolSize must be positive")
@@ -271,8 +279,10 @@ public final class MongoClient: Service, @unchecked Sendable {
     }
 }
 
-/// Whether the last operation to finish found the database unreachable: set by a `.unavailable`
-/// failure, cleared by any other outcome.
+/// Whether the last operation to finish found no server at all: set by a failed server selection,
+/// cleared by any other outcome. A reply from the server — an error code, a write concern error —
+/// shows the database answering, so it never sets the flag: one bad reply must not make queued
+/// calls give up (a process-wide latch on a healthy database).
 private final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
 
@@ -280,7 +290,7 @@ private final class Flag: Sendable {
 
     func record<T>(_ result: Result<T, any Error>) {
         let down: Bool
-        if case .failure(MongoError.unavailable) = result { down = true } else { down = false }
+        if case .failure(let error as MongoError) = result { down = error.isNoServer } else { down = false }
         value.store(down, ordering: .relaxed)
     }
 }

@@ -14,6 +14,14 @@ extension MongoError {
         6, 7, 64, 89, 91, 134, 189, 262, 9001, 10058, 10107, 11600, 11602, 13388, 13435, 13436,
     ]
 
+    /// Whether this is a failed server selection: no server answered at all (libmongoc's
+    /// `MONGOC_ERROR_SERVER_SELECTION` errors, whose messages all begin so), as opposed to a server
+    /// that answered with an error.
+    var isNoServer: Bool {
+        guard case .unavailable(let message) = self else { return false }
+        return message.hasPrefix("No suitable servers")
+    }
+
     /// Server code for a missing namespace.
     static let namespaceNotFoundCode = 26
 

@@ -38,8 +38,8 @@ package struct IdempotencyRepository: Sendable {
     package enum Claim: Sendable {
         /// This attempt holds the key: go ahead, then `complete` or `release`.
         case claimed(Holding)
-        /// Another attempt holds the key and its lease runs.
-        case inProgress
+        /// Another attempt holds the key, for at most `seconds` more (its lease).
+        case inProgress(seconds: Int)
         /// An attempt finished: it created `route` from a request with `fingerprint`.
         case done(route: String, fingerprint: String)
     }
@@ -84,7 +84,9 @@ package struct IdempotencyRepository: Sendable {
         }
         // Records from before leases have `created_at` alone: theirs ran out `lease` after it.
         let leaseUntil = record.date("lease_until") ?? record.date("created_at")?.addingTimeInterval(Self.lease)
-        if record.string("state") == "pending", let leaseUntil, leaseUntil > now { return .inProgress }
+        if record.string("state") == "pending", let leaseUntil, leaseUntil > now {
+            return .inProgress(seconds: Int(leaseUntil.timeIntervalSince(now).rounded(.up)))
+        }
         var guardFilter: BSONDocument = ["_id": .string(id), "state": record["state"] ?? .null]
         guardFilter["owner"] = record["owner"] ?? ["$exists": false]
         let kept = record.string("route") ?? route
@@ -96,7 +98,7 @@ package struct IdempotencyRepository: Sendable {
                     "lease_until": .date(now.addingTimeInterval(Self.lease)),
                 ]
             ])
-        guard taken.matchedCount == 1 else { return .inProgress }
+        guard taken.matchedCount == 1 else { return .inProgress(seconds: Int(Self.lease)) }
         return .claimed(Holding(id: id, route: kept, token: token, resumed: true))
     }
 
@@ -113,11 +115,16 @@ package struct IdempotencyRepository: Sendable {
     }
 
     /// Lets the next attempt take the key at once: this one ended without a `2xx`. The route id
-    /// stays with the key, in case this attempt's route was stored after all.
+    /// stays with the key, in case this attempt's route was stored after all. Tried twice (the
+    /// update is guarded by this attempt's token, so repeating it is harmless): the failure that
+    /// ended the request may have hit the database a moment ago; if both fail, the lease runs out.
     package func release(_ holding: Holding) async throws {
-        _ = try await collection.updateOne(
-            filter: ["_id": .string(holding.id), "owner": .string(holding.token), "state": "pending"],
-            update: ["$set": ["state": "released"]])
+        let filter: BSONDocument = ["_id": .string(holding.id), "owner": .string(holding.token), "state": "pending"]
+        do {
+            _ = try await collection.updateOne(filter: filter, update: ["$set": ["state": "released"]])
+        } catch {
+            _ = try await collection.updateOne(filter: filter, update: ["$set": ["state": "released"]])
+        }
     }
 
     private static func id(user: String, key: String) -> String {

@@ -36,8 +36,11 @@ struct RoutesController: Sendable {
                 try await createRoute(request, id: NewID.make(), format: format, owner: user, hash: &noHash, context))
         }
         switch try await idempotency.claim(user: user.id, key: key, now: clock.now) {
-        case .inProgress:
-            throw APIError.conflict("a request with this Idempotency-Key is still running")
+        case .inProgress(let seconds):
+            // Retry-After: when the running request's lease ends at the latest.
+            throw APIError(
+                .conflict, "conflict", "a request with this Idempotency-Key is still running",
+                headers: [.retryAfter: String(max(1, seconds))])
         case .done(let routeID, let fingerprint):
             var hash = BodyHash(request)
             for try await chunk in request.body { hash.update(chunk) }
