@@ -21,13 +21,16 @@ enum MongoCommandCounter {
         counter.increment()
     }
 
-    /// Installs the callback on `pool`; must run before the pool hands out its first client.
+    /// Installs the callback on `pool`; must run before the pool hands out its first client. The same
+    /// callback writes the test-only command log (`CommandLog`, off unless `ROUTERANKER_COMMAND_LOG`
+    /// names a file).
     static func install(on pool: OpaquePointer) {
         guard let callbacks = mongoc_apm_callbacks_new() else { return }
         defer { mongoc_apm_callbacks_destroy(callbacks) }
         mongoc_apm_set_command_started_cb(callbacks) { event in
             guard let event, let name = mongoc_apm_command_started_get_command_name(event) else { return }
             MongoCommandCounter.increment(String(cString: name))
+            CommandLog.record(event)
         }
         mongoc_client_pool_set_apm_callbacks(pool, callbacks, nil)
     }

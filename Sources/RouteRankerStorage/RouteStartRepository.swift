@@ -21,10 +21,12 @@ package struct RouteStartRepository: Sendable {
 
     package static let indexes = [MongoIndex(keys: ["start": "2dsphere"], name: "start_2dsphere")]
 
-    /// Records that `route` (owned by `owner`) starts at `start`; writing it again is harmless.
+    /// Records that `route` (owned by `owner`) starts at `start`; writing it again is harmless. The
+    /// filter names the owner too, which never changes: on a cluster `route_starts` is sharded on it
+    /// (deploy/shard-plan.json), and an upsert must carry its shard key.
     package func record(route: String, owner: String, start: Coordinate) async throws {
         try await collection.updateOne(
-            filter: ["_id": .string(route)],
+            filter: ["_id": .string(route), "owner": .string(owner)],
             update: ["$set": ["owner": .string(owner), "start": Self.point(start)]], upsert: true)
     }
 
