@@ -100,19 +100,24 @@ package struct JSONWriter {
         if let value { date(value) } else { null() }
     }
 
+    // `value` and `array` are generic and called from the server's module: inlinable, so that
+    // they are specialized there (unspecialized, a list page paid a runtime metadata lookup per
+    // element: measured 25 % more CPU for an inbox page).
+    @inlinable
     package mutating func value(_ value: some JSONWritable) throws {
         try value.writeJSON(to: &self)
     }
 
+    @inlinable
     package mutating func array<Element>(_ elements: [Element], _ write: (inout JSONWriter, Element) throws -> Void)
         rethrows
     {
-        bytes.append(UInt8(ascii: "["))
+        raw("[")
         for (i, element) in elements.enumerated() {
             if i > 0 { comma() }
             try write(&self, element)
         }
-        bytes.append(UInt8(ascii: "]"))
+        raw("]")
     }
 }
 

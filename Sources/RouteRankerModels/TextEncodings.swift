@@ -2,6 +2,7 @@ import Foundation
 
 /// base64url without padding (RFC 4648 §5): tokens, link secrets and list cursors.
 package enum Base64URL {
+    @inlinable
     package static func encode(_ data: some Sequence<UInt8>) -> String {
         // One pass over base64's bytes (three `replacingOccurrences` were 3 % of an inbox page,
         // which encodes its next-page cursor).
