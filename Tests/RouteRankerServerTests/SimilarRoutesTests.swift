@@ -4,6 +4,8 @@ import HummingbirdTesting
 import RouteRankerCore
 import Testing
 
+@testable import RouteRankerServer
+
 @Suite struct SimilarRoutesTests {
     typealias F = GroupFixture
 
@@ -116,6 +118,27 @@ import Testing
             // The narrow default band costs a fraction of that: the same routes are compared.
             #expect(F.items(try await client.similarRoutes(me, anchor)).count == 5)
         }
+    }
+
+    /// The refusal is decided from route lengths before any path is read (`scripts/probe costly`
+    /// measures it: an 891 km route with 50 candidates is refused in milliseconds).
+    @Test func theCostIsCountedBeforeAnyPathIsRead() {
+        let budget = AppConfiguration().similarCellBudget
+        let long = SimilarRoutes.estimatedCost(
+            anchorM: 891_000, candidatesM: Array(repeating: 891_000, count: 50), maxM: 50)
+        #expect(long.cells > budget || long.samples > SimilarRoutes.sampleBudget)
+        // A narrow band does not make 50 such paths cheap: resampling them is the cost.
+        let narrow = SimilarRoutes.estimatedCost(
+            anchorM: 891_000, candidatesM: Array(repeating: 891_000, count: 50), maxM: 10)
+        #expect(narrow.samples > SimilarRoutes.sampleBudget)
+        let few = SimilarRoutes.estimatedCost(
+            anchorM: 891_000, candidatesM: Array(repeating: 891_000, count: 8), maxM: 50)
+        #expect(few.cells <= budget && few.samples <= SimilarRoutes.sampleBudget)
+        // A pair never counts more than its whole table, nor more than twice the pair's cap.
+        let short = SimilarRoutes.estimatedCost(anchorM: 1000, candidatesM: [1000], maxM: 10_000)
+        #expect(short.cells == 102 * 102 && short.samples == 204)
+        let huge = SimilarRoutes.estimatedCost(anchorM: 1e6, candidatesM: [1e6], maxM: 10_000)
+        #expect(huge.cells == 2 * SimilarRoutes.pairCellLimit)
     }
 
     @Test func friendsSharedRoutesAreCandidatesStrangersAreNot() async throws {

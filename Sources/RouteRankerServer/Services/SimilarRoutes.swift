@@ -22,6 +22,11 @@ struct SimilarRoutes: Sendable {
     /// The most Fréchet cells one pair may scan before its paths are thinned (about 1.4 s of CPU
     /// for a pair that fills it twice); results stay within 10·k m of exact (see DiscreteFrechet).
     static let pairCellLimit = 10_000_000
+    /// The most 10 m samples one request may read or resample over all its candidates' paths
+    /// (20,000 km of routes): a sample costs about what a hundred Fréchet cells do (a direct
+    /// geodesic when it is made, 16 bytes to read and decode when it is stored), so this keeps the
+    /// paths' share of a request near a second of CPU.
+    static let sampleBudget = 2_000_000
 
     /// One match: the route and its discrete Fréchet distance to the anchor.
     struct Match: Sendable {
@@ -36,6 +41,29 @@ struct SimilarRoutes: Sendable {
             throw InvalidInput("'max_m' must be more than 0 and at most 10000", field: "max_m")
         }
         return maxM
+    }
+
+    /// The least a comparison will cost, counted from route lengths: the 10 m samples of every
+    /// path it reads (the anchor's and each candidate's) and the Fréchet cells of each pair.
+    ///
+    /// A pair of similar paths scans a band about `2·maxM/10 + 1` cells wide along both paths (see
+    /// `DiscreteFrechet`), never more than the whole table, and at most twice the pair's cell cap.
+    /// Paths that part early cost less, so this is the cost of the case the request is for —
+    /// candidates that really follow the anchor — and the scan still stops at the budget if the
+    /// band turns out wider (laps of a small loop).
+    static func estimatedCost(anchorM: Double, candidatesM: [Double], maxM: Double) -> (samples: Int, cells: Int) {
+        func samples(_ metres: Double) -> Double { (max(0, metres) / ResampledPath.spacing).rounded(.down) + 2 }
+        let band = 2 * (maxM / ResampledPath.spacing).rounded(.up) + 1
+        let n = samples(anchorM)
+        var totalSamples = n
+        var cells = 0.0
+        for metres in candidatesM {
+            let m = samples(metres)
+            totalSamples += m
+            cells += min(n * m, (n + m) * band, 2 * Double(pairCellLimit))
+        }
+        // Doubles, so that no sum of absurd lengths overflows before it is compared.
+        return (Int(min(totalSamples, Double(Int.max / 2))), Int(min(cells, Double(Int.max / 2))))
     }
 
     /// Matches ranked by duration (ties share a rank and are listed by name, then id).
@@ -80,6 +108,13 @@ struct SimilarRoutes: Sendable {
                 Geodesic.distance(from: e.coordinate, to: end.coordinate) <= maxM
             else { continue }
             survivors.append((route, lens))
+        }
+        // Refused from the summaries alone, before a path is read: the outside probe's 891 km
+        // route with 50 candidates spent half a minute resampling before the cell budget stopped it.
+        let cost = Self.estimatedCost(
+            anchorM: anchor.stats.distanceM, candidatesM: survivors.map(\.route.stats.distanceM), maxM: maxM)
+        guard cost.samples <= Self.sampleBudget, cost.cells <= cellBudget else {
+            throw ComparisonTooLarge(candidates: survivors.count)
         }
         let anchorPath = try await paths.path(of: anchor, lens: anchorLens)
         let found = try await paths.paths(of: survivors)
