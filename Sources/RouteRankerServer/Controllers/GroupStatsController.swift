@@ -72,10 +72,15 @@ struct GroupStatsController: Sendable {
                 "'groups' must list 2 to 50 distinct group ids, separated by commas", field: "groups")
         }
         let metric = try Self.metric(request)
+        var owned: [GroupRecord] = []
+        for id in ids { owned.append(try await groups.owned(id, by: user)) }
+        // Each route read once, however many groups hold it: 50 groups of the same 1,000 routes
+        // read 50,000 route summaries before (8 s on the embedded database), 1,000 now.
+        let distinct = Array(Set(owned.flatMap(\.routes)))
+        let visible = try await visibility.readableFigures(distinct, by: user)
         var all: [(group: GroupRecord, stats: GroupFigures, figures: GroupStatistics)] = []
-        for id in ids {
-            let group = try await groups.owned(id, by: user)
-            var figures = try await self.figures(of: group, metric: metric, for: user)
+        for group in owned {
+            var figures = Self.figures(of: group, metric: metric, visible: visible)
             figures.stats.id = group.id
             figures.stats.name = group.name
             all.append((group, figures.stats, figures.figures))
@@ -90,7 +95,13 @@ struct GroupStatsController: Sendable {
     private func figures(of group: GroupRecord, metric: GroupMetric, for user: UserRecord) async throws
         -> (stats: GroupFigures, figures: GroupStatistics)
     {
-        let visible = try await visibility.readableFigures(group.routes, by: user)
+        Self.figures(of: group, metric: metric, visible: try await visibility.readableFigures(group.routes, by: user))
+    }
+
+    /// The figures of the group's routes among `visible` (the caller's readable routes, by id).
+    private static func figures(of group: GroupRecord, metric: GroupMetric, visible: [String: RouteFigures])
+        -> (stats: GroupFigures, figures: GroupStatistics)
+    {
         let routes = group.routes.compactMap { visible[$0] }
         let figures = GroupStatistics(
             members: routes.map { GroupMember(id: $0.id, name: $0.name, value: $0.value(metric)) },
