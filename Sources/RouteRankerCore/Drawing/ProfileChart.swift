@@ -36,10 +36,12 @@ public enum ProfileChart {
                 ], text: "No \(y.rawValue) data")
         } else {
             let pixels = zip(xs, ys).map { (x: frame.px($0), y: frame.py($1)) }
+            let drawn =
+                pixels.count <= PolylineThinning.exactLimit(width: width) ? pixels : PolylineThinning.columns(pixels)
             svg.element(
                 "polyline",
                 [
-                    "class": "series", "points": .text(SVGWriter.points(pixels)), "fill": "none", "stroke": "#2563eb",
+                    "class": "series", "points": .text(SVGWriter.points(drawn)), "fill": "none", "stroke": "#2563eb",
                     "stroke-width": 2, "stroke-linejoin": "round",
                 ])
         }

@@ -31,10 +31,12 @@ public enum RouteMapPicture {
             return svg.finish()
         }
         let pixels = points.map { fit.pixel(WebMercator.project(lat: $0.lat, lon: $0.lon)) }
+        let drawn =
+            pixels.count <= PolylineThinning.exactLimit(width: fit.width) ? pixels : PolylineThinning.nearby(pixels)
         svg.element(
             "polyline",
             [
-                "class": "route", "points": .text(SVGWriter.points(pixels)), "fill": "none", "stroke": "#c2410c",
+                "class": "route", "points": .text(SVGWriter.points(drawn)), "fill": "none", "stroke": "#c2410c",
                 "stroke-width": 3, "stroke-linejoin": "round", "stroke-linecap": "round",
             ])
         let start = pixels[0]
