@@ -91,24 +91,43 @@ package struct PointBuckets: Sendable {
                 continuation.finish()
             }
         }
-        let stream = collection.findStream(
-            ["route": .string(id), "seq": ["$gte": .int(firstSeq), "$lt": .int(layout.buckets.count)]],
-            sort: ["seq": 1], batchSize: 4)
+        let collection = self.collection
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     var expected = firstSeq
-                    for try await batch in stream {
-                        for document in batch {
-                            // Buckets of writers that never committed are not part of the route.
-                            guard let seq = document.int("seq"), seq < layout.buckets.count,
-                                document.string("writer") == layout.buckets[seq]
-                            else { continue }
-                            guard seq == expected else { throw try await missingBucket(id, expected) }
-                            expected += 1
-                            let points = try Self.points(of: document)
-                            let skip = seq == firstSeq ? start - seq * Self.capacity : 0
-                            continuation.yield(skip > 0 ? Array(points.dropFirst(skip)) : points)
+                    // A cursor's getMore is not retried by the driver, and a download may have sent half
+                    // its body when one fails: so the read resumes by itself, with a new find from the
+                    // first bucket not yet delivered (buckets are immutable once committed, so the rest
+                    // is the same). One retry per failure, as the retryable-reads rule allows; a retry
+                    // that delivers nothing before failing again gives up.
+                    var retried = false
+                    while true {
+                        let stream = collection.findStream(
+                            [
+                                "route": .string(id),
+                                "seq": ["$gte": .int(expected), "$lt": .int(layout.buckets.count)],
+                            ],
+                            sort: ["seq": 1], batchSize: 4)
+                        do {
+                            for try await batch in stream {
+                                for document in batch {
+                                    // Buckets of writers that never committed are not part of the route.
+                                    guard let seq = document.int("seq"), seq < layout.buckets.count,
+                                        document.string("writer") == layout.buckets[seq]
+                                    else { continue }
+                                    guard seq == expected else { throw try await missingBucket(id, expected) }
+                                    expected += 1
+                                    retried = false
+                                    let points = try Self.points(of: document)
+                                    let skip = seq == firstSeq ? start - seq * Self.capacity : 0
+                                    continuation.yield(skip > 0 ? Array(points.dropFirst(skip)) : points)
+                                }
+                            }
+                            break
+                        } catch let error as MongoError {
+                            guard case .unavailable = error, !retried else { throw error }
+                            retried = true
                         }
                     }
                     guard expected == layout.buckets.count else { throw try await missingBucket(id, expected) }
