@@ -68,6 +68,13 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .post("/v1/track/owntracks", c.track.owntracks),
         .get("/v1/track/osmand", c.track.osmand),
         .post("/v1/track/osmand", c.track.osmand),
+        // Best efforts, records and the training log
+        .get("/v1/routes/{id}/best_efforts", c.records.route),
+        .get("/v1/users/me/records", c.records.records),
+        .get("/v1/users/me/records/{distance}", c.records.progression),
+        .get("/v1/records/{distance}", c.records.ranking),
+        .get("/v1/users/me/log", c.trainingLog.log),
+        .get("/v1/users/me/log.svg", c.trainingLog.chart),
     ]
 }
 

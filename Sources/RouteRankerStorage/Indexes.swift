@@ -14,6 +14,7 @@ package enum Indexes {
         ("paths", PathRepository.indexes),
         ("segments", SegmentRepository.indexes),
         ("efforts", EffortRepository.indexes),
+        ("best_efforts", BestEffortRepository.indexes),
         ("route_areas", RouteAreaRepository.indexes),
         ("devices", DeviceRepository.indexes),
     ]

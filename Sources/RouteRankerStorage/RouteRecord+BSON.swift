@@ -35,6 +35,8 @@ extension RouteRecord {
                     "moving_time_s": .double(stats.movingTimeS),
                     "avg_speed_mps": .double(stats.avgSpeedMps),
                     "avg_pace_s_per_km": stats.avgPaceSPerKm.map(BSONValue.double) ?? .null,
+                    // For the training log's projected read (routes stored before it lack it).
+                    "elevation_gain_m": stats.elevationGainM.map(BSONValue.double) ?? .null,
                 ],
                 "buckets": .array(layout.buckets.map { .string($0) }),
                 "tail": layout.tailValue,

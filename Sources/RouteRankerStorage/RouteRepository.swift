@@ -161,6 +161,45 @@ package struct RouteRepository: Sendable {
         try await starts.delete(route: id)
     }
 
+    /// The training log's figures of `owner`'s finished routes that started in `[from, to)`
+    /// (either bound optional), of `activity` when given: by the `owner_started_at` index,
+    /// projected to the few figures the log sums. Routes stored before the projected elevation
+    /// gain existed are read whole, once each.
+    package func logFigures(owner: String, from: Date?, to: Date?, activity: Activity?) async throws -> [LogFigures] {
+        var started: BSONDocument = ["$ne": .null]
+        if let from { started["$gte"] = .date(from) }
+        if let to { started["$lt"] = .date(to) }
+        var filter: BSONDocument = ["owner": .string(owner), "started_at": .document(started), "state": "finished"]
+        if let activity { filter["activity"] = .string(activity.rawValue) }
+        let found = try await collection.find(
+            filter, sort: ["started_at": 1, "_id": 1], projection: ["started_at": 1, "activity": 1, "metrics": 1])
+        var figures: [LogFigures] = []
+        var old: [String] = []
+        for document in found {
+            guard let id = document.string("_id"), let metrics = document.document("metrics"),
+                let startedAt = document.date("started_at"), let distance = metrics.double("distance_m"),
+                let moving = metrics.double("moving_time_s")
+            else { continue }
+            guard metrics.contains("elevation_gain_m") else {
+                old.append(id)
+                continue
+            }
+            figures.append(
+                LogFigures(
+                    startedAt: startedAt, distanceM: distance, movingTimeS: moving,
+                    elevationGainM: metrics.double("elevation_gain_m")))
+        }
+        for route in try await find(ids: old).values {
+            guard let startedAt = route.startedAt else { continue }
+            let stats = route.stats
+            figures.append(
+                LogFigures(
+                    startedAt: startedAt, distanceM: stats.distanceM, movingTimeS: stats.movingTimeS,
+                    elevationGainM: stats.elevationGainM))
+        }
+        return figures
+    }
+
     /// How many routes `owner` has.
     package func count(owner: String) async throws -> Int {
         try await collection.count(["owner": .string(owner)])
@@ -256,4 +295,12 @@ package struct RouteOrder: Sendable {
         self.field = field
         self.descending = descending
     }
+}
+
+/// What the training log sums of one finished route.
+package struct LogFigures: Sendable {
+    package var startedAt: Date
+    package var distanceM: Double
+    package var movingTimeS: Double
+    package var elevationGainM: Double?
 }

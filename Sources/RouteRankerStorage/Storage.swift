@@ -17,6 +17,7 @@ package struct Storage: Sendable {
     package let paths: PathRepository
     package let segments: SegmentRepository
     package let efforts: EffortRepository
+    package let bestEfforts: BestEffortRepository
     package let areas: RouteAreaRepository
     package let devices: DeviceRepository
     package let idempotency: IdempotencyRepository
@@ -44,6 +45,7 @@ package struct Storage: Sendable {
         paths = PathRepository(database: database, buckets: buckets)
         segments = SegmentRepository(database: database)
         efforts = EffortRepository(database: database)
+        bestEfforts = BestEffortRepository(database: database)
         areas = RouteAreaRepository(database: database)
         devices = DeviceRepository(database: database)
         idempotency = IdempotencyRepository(database: database)

@@ -24,6 +24,8 @@ struct Controllers: Sendable {
     let pages: PagesController
     let segments: SegmentsController
     let segmentBoards: SegmentBoardsController
+    let records: RecordsController
+    let trainingLog: TrainingLogController
     let live: LiveController
     let devices: DevicesController
     let track: TrackController
@@ -47,10 +49,11 @@ struct Controllers: Sendable {
         let similarRoutes = SimilarRoutes(
             routes: s.routes, visibility: visibility, users: s.users, viewer: viewer, paths: s.paths,
             cellBudget: similarCellBudget)
-        let finisher = RouteFinisher(routes: s.routes, efforts: segmentEfforts)
+        let bestEfforts = BestEffortsKeeper(bestEfforts: s.bestEfforts, routes: s.routes, buckets: s.buckets)
+        let finisher = RouteFinisher(routes: s.routes, efforts: segmentEfforts, bestEfforts: bestEfforts)
         let removal = RouteRemoval(
             routes: s.routes, shares: s.shares, links: s.links, groups: s.groups, paths: s.paths, buckets: s.buckets,
-            efforts: segmentEfforts)
+            efforts: segmentEfforts, bestEfforts: bestEfforts)
         let trips = DeviceTrips(
             devices: s.devices, routes: s.routes, buckets: s.buckets, finisher: finisher, removal: removal, clock: clock
         )
@@ -62,7 +65,7 @@ struct Controllers: Sendable {
         routes = RoutesController(
             auth: auth, access: access, routes: s.routes, buckets: s.buckets, idempotency: s.idempotency,
             locks: locks, links: s.links, groups: s.groups, paths: s.paths, viewer: viewer, clock: clock,
-            efforts: segmentEfforts, finisher: finisher, removal: removal)
+            efforts: segmentEfforts, bestEfforts: bestEfforts, finisher: finisher, removal: removal)
         routeList = RouteListController(
             auth: auth, routes: s.routes, visibility: visibility, users: s.users, viewer: viewer)
         downloads = DownloadsController(access: access, buckets: s.buckets, viewer: viewer)
@@ -81,6 +84,9 @@ struct Controllers: Sendable {
         segments = SegmentsController(
             auth: auth, access: access, viewer: viewer, buckets: s.buckets, segments: s.segments,
             efforts: segmentEfforts, clock: clock)
+        records = RecordsController(
+            auth: auth, access: access, bestEfforts: s.bestEfforts, visibility: visibility, users: s.users)
+        trainingLog = TrainingLogController(auth: auth, routes: s.routes)
         segmentBoards = SegmentBoardsController(
             auth: auth,
             boards: SegmentBoards(segments: s.segments, efforts: s.efforts, visibility: visibility, users: s.users))

@@ -37,7 +37,10 @@ extension RoutesController {
             guard name != nil || activity != nil else { return ownerSummary(route) }
             route.version += 1
             try await routes.commit(route, over: base)
-            if activityChanged { try await efforts.match(route) }
+            if activityChanged {
+                try await efforts.match(route)
+                try await bestEfforts.update(route)
+            }
             return ownerSummary(route)
         }
     }
@@ -45,7 +48,7 @@ extension RoutesController {
     /// `DELETE /v1/routes/{id}`: the route with everything attached to it (see `RouteRemoval`).
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> NoContent {
         try await withOwnedRoute(try context.parameters.require("id"), request) { route in
-            try await removal.remove(route.id)
+            try await removal.remove(route)
         }
         return NoContent()
     }

@@ -21,6 +21,8 @@ struct RoutesController: Sendable {
     let clock: WallClock
     /// Keeps segment efforts in step: a route is matched when its activity changes.
     let efforts: SegmentEfforts
+    /// Keeps best efforts in step, as `efforts` does segment efforts.
+    let bestEfforts: BestEffortsKeeper
     /// Finishes routes (and matches their efforts); removes them with everything attached.
     let finisher: RouteFinisher
     let removal: RouteRemoval
@@ -134,7 +136,10 @@ struct RoutesController: Sendable {
             throw error
         }
         // After the commit: the route stands even if matching fails (a retried finish matches it).
-        if stored.state == .finished { try await efforts.match(stored) }
+        if stored.state == .finished {
+            try await efforts.match(stored)
+            try await bestEfforts.update(stored)
+        }
         return RouteSummary(stored, sharedWith: [])
     }
 

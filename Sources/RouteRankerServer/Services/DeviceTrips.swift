@@ -44,7 +44,7 @@ struct DeviceTrips: Sendable {
         for _ in 0..<10 {
             guard let route = try await routes.find(id: id) else { break }
             if route.state == .recording, try await !isTrip(route) {
-                try await removal.remove(route.id)
+                try await removal.remove(route)
                 break
             }
             do { _ = try await finisher.finish(route) } catch is VersionConflict { continue }

@@ -7,10 +7,11 @@ import RouteRankerStorage
 struct RouteFinisher: Sendable {
     let routes: RouteRepository
     let efforts: SegmentEfforts
+    let bestEfforts: BestEffortsKeeper
 
-    /// Finishes `route` as read, in one version-guarded write, then stores its segment efforts; a
-    /// finished route is returned as it is (its efforts matched if a finish was cut off before
-    /// they were). Throws `VersionConflict` when the route changed since it was read.
+    /// Finishes `route` as read, in one version-guarded write, then stores its segment efforts
+    /// and best efforts; a finished route is returned as it is (its efforts matched, and its best
+    /// efforts stored again, in case a finish was cut off before they were). Throws `VersionConflict` when the route changed since it was read.
     func finish(_ route: RouteRecord) async throws -> RouteRecord {
         var finished = route
         if route.state == .recording {
@@ -19,6 +20,7 @@ struct RouteFinisher: Sendable {
             try await routes.commit(finished, over: route.version, stored: route)
         }
         try await efforts.ensureMatched(finished)
+        try await bestEfforts.update(finished)
         return finished
     }
 }
