@@ -200,6 +200,14 @@ package struct RouteRepository: Sendable {
         return figures
     }
 
+    /// Up to `limit` finished routes after the id `after`, in id order: the walk of a migration
+    /// over every route (an administrative scan, declared in the shard plan).
+    package func finished(after: String?, limit: Int) async throws -> [RouteRecord] {
+        var filter: BSONDocument = ["state": "finished"]
+        if let after { filter["_id"] = ["$gt": .string(after)] }
+        return try await collection.find(filter, sort: ["_id": 1], limit: limit).map(RouteRecord.init(document:))
+    }
+
     /// How many routes `owner` has.
     package func count(owner: String) async throws -> Int {
         try await collection.count(["owner": .string(owner)])

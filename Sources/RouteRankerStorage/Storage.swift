@@ -18,6 +18,8 @@ package struct Storage: Sendable {
     package let segments: SegmentRepository
     package let efforts: EffortRepository
     package let bestEfforts: BestEffortRepository
+    /// How far the computation of best efforts for routes stored before them has got.
+    package let bestEffortsMigration: MigrationProgress
     package let areas: RouteAreaRepository
     package let devices: DeviceRepository
     package let idempotency: IdempotencyRepository
@@ -46,6 +48,7 @@ package struct Storage: Sendable {
         segments = SegmentRepository(database: database)
         efforts = EffortRepository(database: database)
         bestEfforts = BestEffortRepository(database: database)
+        bestEffortsMigration = MigrationProgress(database: database, name: "best_efforts")
         areas = RouteAreaRepository(database: database)
         devices = DeviceRepository(database: database)
         idempotency = IdempotencyRepository(database: database)

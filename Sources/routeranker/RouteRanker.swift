@@ -6,7 +6,10 @@ struct RouteRanker: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routeranker",
         abstract: "RouteRanker: route tracking and ranking.",
-        subcommands: [ServeCommand.self, StatsCommand.self, CompareCommand.self, SegmentEffortsCommand.self],
+        subcommands: [
+            ServeCommand.self, StatsCommand.self, CompareCommand.self, SegmentEffortsCommand.self,
+            BestEffortsCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -1,9 +1,14 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import Logging
+import Mongo
 import RouteRankerCore
 import TestSupport
 import Testing
+
+@testable import RouteRankerServer
+@testable import RouteRankerStorage
 
 /// Best efforts, records, progressions, the friends' ranking and the training log (API.md "Best
 /// efforts, records and the training log"), through the HTTP API on a real database.
@@ -177,6 +182,48 @@ import Testing
             #expect(try ParsedSVG(chart.text).elements("rect", class: "bar").count == 1)
             #expect(try await client.send(.get, "/v1/users/me/log.svg?metric=pace", token: me).status == .badRequest)
             #expect(try await client.send(.get, "/v1/users/me/log").status == .unauthorized)
+        }
+    }
+
+    /// Routes stored before best efforts existed get them from the migration, which records its
+    /// position and runs once.
+    @Test func theMigrationComputesTheEffortsOfOlderRoutesOnce() async throws {
+        try await withAppAndDatabase { client, database in
+            let me = try await client.register("me")
+            var ids: [String] = []
+            for day in 0..<3 {
+                let route = try await client.createRoute(
+                    me, Self.run(t0: Fixture.t0 + Double(day) * 86_400), activity: "run")
+                ids.append(try #require(route["id"] as? String))
+            }
+            // As a database from before: no efforts, no migration recorded.
+            // (This app's own migration ran at its start, on an empty database, and is done.)
+            _ = try await database.collection("best_efforts").deleteMany([:])
+            _ = try await database.collection("migrations").deleteMany(["_id": "best_efforts"])
+            #expect(Self.items(try await client.send(.get, "/v1/users/me/records", token: me)).isEmpty)
+
+            let storage = Storage(database: database, clock: .system)
+            let keeper = BestEffortsKeeper(
+                bestEfforts: storage.bestEfforts, routes: storage.routes, buckets: storage.buckets)
+            var logger = Logger(label: "test")
+            logger.logLevel = .warning
+            let backfill = BestEffortsBackfill(
+                routes: storage.routes, progress: storage.bestEffortsMigration, keeper: keeper, clock: .system,
+                logger: logger)
+            var steps = 0
+            while try await !backfill.step() { steps += 1 }
+            #expect(steps == 1)  // one batch, then the empty one that marks it done
+            #expect(try await storage.bestEffortsMigration.position().done)
+            for id in ids {
+                let efforts = Self.items(try await client.send(.get, "/v1/routes/\(id)/best_efforts", token: me))
+                #expect(efforts.count == 6)
+            }
+            let records = Self.items(try await client.send(.get, "/v1/users/me/records", token: me))
+            #expect(records.count == 6)
+            // Done: another run does nothing.
+            _ = try await database.collection("best_efforts").deleteMany([:])
+            #expect(try await backfill.step())
+            #expect(Self.items(try await client.send(.get, "/v1/users/me/records", token: me)).isEmpty)
         }
     }
 }

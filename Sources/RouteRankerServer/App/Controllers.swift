@@ -31,6 +31,8 @@ struct Controllers: Sendable {
     let track: TrackController
     /// The idle sweep of device routes (a lifecycle service), on the same lock table.
     let sweeper: IdleRouteSweeper
+    /// The best efforts of routes stored before them, computed beside the server (a lifecycle service).
+    let backfill: BestEffortsBackfill
 
     init(
         storage: Storage, hub: LiveHub, clock: WallClock, similarCellBudget: Int,
@@ -102,5 +104,7 @@ struct Controllers: Sendable {
                 clock: clock, recent: RecentRoutes()))
         sweeper = IdleRouteSweeper(
             devices: s.devices, trips: trips, locks: locks, clock: clock, interval: sweepInterval, logger: logger)
+        backfill = BestEffortsBackfill(
+            routes: s.routes, progress: s.bestEffortsMigration, keeper: bestEfforts, clock: clock, logger: logger)
     }
 }
