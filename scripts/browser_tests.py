@@ -219,9 +219,43 @@ try:
           f"app: route page shows the leaderboard of the segment it passes {rows}")
     title = driver.execute_script("return (document.querySelector('#route-segments h3') || {}).textContent")
     check(title == "Bridge <b>sprint</b>", f"app: the segment's name is text ({title})")
+    # Best efforts with PR badges, as the API ranks them among Ada's runs.
+    effort_rows = "return [...document.querySelectorAll('#best-efforts tbody tr')].map(r => [...r.cells].map(c => c.textContent))"
+    eventually(lambda: driver.execute_script(effort_rows))
+    efforts = driver.execute_script(effort_rows) or []
+    badges = [{1: "PR 1st", 2: "PR 2nd", 3: "PR 3rd"}.get(e["pr_rank"], "")
+              for e in call("GET", f"/v1/routes/{route}/best_efforts", token=ada)["items"]]
+    check(len(efforts) >= 4 and efforts[0][0] == "400 m" and all(r[2].endswith("/km") for r in efforts)
+          and [r[3] for r in efforts] == badges, f"app: route page shows the best efforts with pace and PR badges {efforts}")
     keyboard_reaches_every_control("route page")
     if SHOTS:
         screenshot("route-page.png")
+
+    # Records: mine per distance, the progression chart, the friends' ranking and the training log.
+    driver.get(f"{BASE}/#/records")
+    ranking_rows = "return [...document.querySelectorAll('#records-ranking tbody tr')].map(r => [...r.cells].map(c => c.textContent))"
+    wait.until(lambda d: d.execute_script(heading) == "Records" and d.execute_script(ranking_rows))
+    friends_ranking = driver.execute_script(ranking_rows)
+    check([r[:2] for r in friends_ranking] == [["1", "Grace Hopper"], ["2", "Ada Lovelace"]],
+          f"app: the friends' ranking of the first distance, Grace's shared run first {friends_ranking}")
+    record_rows = driver.execute_script("return [...document.querySelectorAll('#records tbody tr')].map(r => r.dataset.distance)")
+    check(record_rows[:3] == ["400m", "half_mile", "1k"], f"app: my records by distance {record_rows}")
+    check(driver.execute_script("return document.querySelectorAll('#progression-chart path.progression').length") == 1,
+          "app: a record's progression is drawn")
+    eventually(lambda: driver.execute_script("return document.querySelectorAll('#view figure svg rect.bar').length") >= 1)
+    check(driver.execute_script("return document.querySelectorAll('#view figure svg rect.bar').length") >= 1,
+          "app: the training log's chart is drawn")
+    keyboard_reaches_every_control("records page")
+    if SHOTS:
+        screenshot("records-page.png")
+    # The route that holds the 400 m record shows it as her 1st.
+    holder = call("GET", "/v1/users/me/records", token=ada)["items"][0]["route"]
+    driver.get(f"{BASE}/#/route/{holder}")
+    eventually(lambda: (driver.execute_script(effort_rows) or [[None] * 4])[0][3] == "PR 1st")
+    check((driver.execute_script(effort_rows) or [[None] * 4])[0][3] == "PR 1st",
+          f"app: the record's route shows PR 1st at 400 m {driver.execute_script(effort_rows)}")
+    driver.get(f"{BASE}/#/records?activity=ride")
+    wait.until(lambda d: "No ride records yet" in d.find_element(By.ID, "view").text)
 
     # Live: the page of a recording route follows appends made through the API while it is open.
     driver.get(f"{BASE}/#/route/{live}")

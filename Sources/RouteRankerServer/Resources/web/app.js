@@ -36,6 +36,24 @@ function duration(s) {
 const distance = (m) => (m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(2)} km`);
 const pace = (s) => (s === null || s === undefined ? "–" : duration(s) + " /km");
 const day = (iso) => (iso ? iso.slice(0, 10) : "–");
+// People's units: pace for those on foot, km/h for those on wheels.
+const onFoot = (activity) => activity === "run" || activity === "walk";
+const rate = (metres, seconds, activity) => (!(seconds > 0) ? "–" : onFoot(activity)
+  ? duration(seconds / (metres / 1000)) + " /km" : (metres / seconds * 3.6).toFixed(1) + " km/h");
+/// An effort's time with its milliseconds when under ten minutes (a 400 m is won by tenths).
+function effortTime(s) {
+  if (s >= 600) return duration(s);
+  const whole = Math.floor(s), m = Math.floor(whole / 60);
+  return `${m}:${two(whole % 60)}.${String(Math.round((s - whole) * 1000)).padStart(3, "0").slice(0, 1)}`;
+}
+const distanceNames = {
+  "400m": "400 m", half_mile: "½ mile", "1k": "1 km", "1_mile": "1 mile", "2_mile": "2 miles", "5k": "5 km",
+  "10k": "10 km", "15k": "15 km", "10_mile": "10 miles", "20k": "20 km", half_marathon: "Half marathon",
+  "30k": "30 km", "40k": "40 km", marathon: "Marathon", "50k": "50 km", "80k": "80 km", "100k": "100 km",
+  "100_mile": "100 miles", "200k": "200 km",
+};
+const distanceName = (key) => distanceNames[key] || key;
+const ordinal = (n) => ["1st", "2nd", "3rd"][n - 1];
 const metricFormat = {
   duration_s: duration, moving_time_s: duration, avg_pace_s_per_km: pace,
   avg_speed_mps: (v) => (v * 3.6).toFixed(1) + " km/h", distance_m: distance,
@@ -113,6 +131,7 @@ const sections = {
   compare: compare,
   segments: mySegments,
   segment: segmentPage,
+  records: recordsPage,
 };
 
 async function myRoutes() {
@@ -192,7 +211,8 @@ async function routePage(id) {
     };
     parts.splice(2, 0, liveControls(`${base}/live`, update));
   } else {
-    parts.push(el("h2", {}, "Segments"), routeLeaderboards(route, base));
+    parts.push(el("h2", {}, "Best efforts"), bestEfforts(route, base),
+      el("h2", {}, "Segments"), routeLeaderboards(route, base));
   }
   if (route.owner === me.id) {
     const message = el("p", { role: "status" });
@@ -340,6 +360,125 @@ function leaderboardTable(board, highlight) {
 
 /// The leaderboards of the segments this route holds an effort on: the segments whose start lies
 /// within the route's length of its first point, kept when the owner's efforts include this route.
+/// The route's best efforts with PR badges (1st, 2nd, 3rd of the owner's efforts at that distance).
+function bestEfforts(route, base) {
+  const holder = el("div", { id: "best-efforts" }, el("p", { class: "note" }, "Reading best efforts…"));
+  api(`${base}/best_efforts`).then((result) => {
+    if (result.items.length === 0) {
+      holder.replaceChildren(el("p", { class: "note" }, onFoot(route.activity) || route.activity === "ride"
+        ? "This route is shorter than the shortest standard distance." : `A ${route.activity} has no standard distances.`));
+      return;
+    }
+    holder.replaceChildren(el("table", { class: "best-efforts" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Distance"), el("th", { class: "num" }, "Time"),
+        el("th", { class: "num" }, onFoot(route.activity) ? "Pace" : "Speed"), el("th", {}, "Record"))),
+      el("tbody", {}, result.items.map((e) => el("tr", { "data-distance": e.distance },
+        el("td", {}, el("a", { href: `#/records?activity=${route.activity}&distance=${e.distance}` }, distanceName(e.distance))),
+        el("td", { class: "num" }, effortTime(e.elapsed_s)),
+        el("td", { class: "num" }, rate(e.distance_m, e.elapsed_s, route.activity)),
+        el("td", {}, e.pr_rank ? el("span", { class: `pr pr-${e.pr_rank}`, title: `Your ${ordinal(e.pr_rank)} fastest` },
+          `PR ${ordinal(e.pr_rank)}`) : ""))))));
+  }).catch((error) => holder.replaceChildren(el("p", { class: "error" }, error.message)));
+  return holder;
+}
+
+/// My records for an activity, each distance's progression and the friends' ranking, and the
+/// training log by week, month or year in this browser's time zone.
+async function recordsPage() {
+  const params = new URLSearchParams(location.hash.split("?")[1] || "");
+  const activity = ["run", "walk", "ride"].includes(params.get("activity")) ? params.get("activity") : "run";
+  const period = ["week", "month", "year"].includes(params.get("period")) ? params.get("period") : "week";
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  const [records, log] = await Promise.all([
+    api(`/v1/users/me/records?activity=${activity}`),
+    api(`/v1/users/me/log?period=${period}&tz=${encodeURIComponent(tz)}`).catch(() =>
+      api(`/v1/users/me/log?period=${period}`)),
+  ]);
+  const chosen = records.items.some((r) => r.distance === params.get("distance")) ? params.get("distance")
+    : (records.items[0] || {}).distance;
+  const link = (changes) => {
+    const next = new URLSearchParams({ activity, period, ...(chosen ? { distance: chosen } : {}), ...changes });
+    return `#/records?${next}`;
+  };
+  const switcher = (name, values, current) => el("nav", { class: "switch", "aria-label": name },
+    values.map((v) => el("a", { href: link({ [name]: v }), "aria-current": v === current ? "page" : false }, v)));
+  const parts = [el("h1", {}, "Records"), switcher("activity", ["run", "walk", "ride"], activity)];
+  if (records.items.length === 0) {
+    parts.push(el("p", { class: "note" }, `No ${activity} records yet: finish a ${activity} and its best efforts show here.`));
+  } else {
+    parts.push(el("table", { id: "records" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Distance"), el("th", { class: "num" }, "Best"),
+        el("th", { class: "num" }, onFoot(activity) ? "Pace" : "Speed"), el("th", {}, "When"), el("th", {}, "Route"))),
+      el("tbody", {}, records.items.map((r) => el("tr", { "data-distance": r.distance, class: r.distance === chosen ? "me" : "" },
+        el("td", {}, el("a", { href: link({ distance: r.distance }) }, distanceName(r.distance))),
+        el("td", { class: "num" }, effortTime(r.elapsed_s)),
+        el("td", { class: "num" }, rate(r.distance_m, r.elapsed_s, activity)),
+        el("td", {}, day(r.achieved_at)),
+        el("td", {}, el("a", { href: `#/route/${r.route}` }, "route")))))));
+    const [progression, ranking] = await Promise.all([
+      api(`/v1/users/me/records/${chosen}?activity=${activity}`),
+      api(`/v1/records/${chosen}?activity=${activity}&limit=50`),
+    ]);
+    const me = (await api("/v1/users/me")).id;
+    parts.push(el("h2", {}, `${distanceName(chosen)}: how my record came down`), progressionChart(progression.items),
+      el("h2", {}, `${distanceName(chosen)}: friends`),
+      el("table", { id: "records-ranking", class: "leaderboard" },
+        el("thead", {}, el("tr", {}, el("th", { class: "num" }, "Rank"), el("th", {}, "Who"),
+          el("th", { class: "num" }, "Time"), el("th", {}, "When"))),
+        el("tbody", {}, ranking.items.map((r) => el("tr", { class: r.user.id === me ? "me" : "" },
+          el("td", { class: "num" }, r.rank), el("td", {}, r.user.name),
+          el("td", { class: "num" }, el("a", { href: `#/route/${r.route}` }, effortTime(r.elapsed_s))),
+          el("td", {}, day(r.achieved_at)))))));
+  }
+  parts.push(el("h2", {}, "Training log"), switcher("period", ["week", "month", "year"], period),
+    picture(`/v1/users/me/log.svg?period=${period}&tz=${encodeURIComponent(log.tz)}&width=900`, "Training log"),
+    el("table", { id: "training-log" },
+      el("thead", {}, el("tr", {}, el("th", {}, period[0].toUpperCase() + period.slice(1)), el("th", { class: "num" }, "Routes"),
+        el("th", { class: "num" }, "Distance"), el("th", { class: "num" }, "Moving time"), el("th", { class: "num" }, "Climb"))),
+      el("tbody", {}, log.items.slice().reverse().map((i) => el("tr", {}, el("td", {}, i.key),
+        el("td", { class: "num" }, i.count), el("td", { class: "num" }, distance(i.distance_m)),
+        el("td", { class: "num" }, duration(i.moving_time_s)),
+        el("td", { class: "num" }, Math.round(i.elevation_gain_m) + " m"))))),
+    el("p", { class: "note" }, `Periods in ${log.tz}.`));
+  show(...parts);
+}
+
+/// A record's progression as a step chart drawn here (time of the record against the date).
+function progressionChart(items) {
+  if (items.length === 0) return el("p", { class: "note" }, "No efforts yet.");
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = (tag, attributes, text) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const width = 900, height = 220, left = 70, right = 20, top = 16, bottom = 36;
+  const times = items.map((i) => Date.parse(i.achieved_at)), values = items.map((i) => i.elapsed_s);
+  const now = Math.max(Date.now(), times[times.length - 1] + 1);
+  const t0 = times[0], t1 = items.length > 1 ? now : t0 + 86400000;
+  const v0 = Math.min(...values), v1 = Math.max(...values);
+  const pad = (v1 - v0) * 0.1 || v0 * 0.05 || 1;
+  const x = (t) => left + (t - t0) / (t1 - t0) * (width - left - right);
+  const y = (v) => top + (v1 + pad - v) / ((v1 + pad) - (v0 - pad)) * (height - top - bottom);
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", id: "progression-chart" });
+  root.append(svg("title", {}, "How the record came down"));
+  let d = "";
+  items.forEach((item, i) => {
+    const px = x(times[i]), py = y(values[i]);
+    d += i === 0 ? `M${px},${py}` : `H${px}V${py}`;
+  });
+  d += `H${x(t1)}`;
+  root.append(svg("path", { d, fill: "none", stroke: "#c2410c", "stroke-width": 2.5, class: "progression" }));
+  items.forEach((item, i) => root.append(svg("circle", { cx: x(times[i]), cy: y(values[i]), r: 4, fill: "#c2410c" },
+  )));
+  for (const v of [v0, v1]) root.append(svg("text", { x: left - 8, y: y(v) + 4, "text-anchor": "end", "font-size": 12, fill: "#475569" }, effortTime(v)));
+  root.append(svg("text", { x: left, y: height - 10, "font-size": 12, fill: "#475569" }, day(items[0].achieved_at)));
+  root.append(svg("text", { x: width - right, y: height - 10, "text-anchor": "end", "font-size": 12, fill: "#475569" },
+    day(items[items.length - 1].achieved_at)));
+  return el("figure", { class: "picture" }, root);
+}
+
 function routeLeaderboards(route, base) {
   const holder = el("div", { id: "route-segments" }, el("p", { class: "note" }, "Looking for segments…"));
   (async () => {
