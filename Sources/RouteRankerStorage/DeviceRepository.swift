@@ -38,6 +38,23 @@ package struct DeviceRepository: Sendable {
         try await collection.findOne(["_id": .string(id)]).flatMap(Self.record)
     }
 
+    /// The device a tracker message's `key` may belong to (the caller compares the key with the
+    /// device's stored digest): the one the key names, read by `_id` together with the devices of
+    /// concurrent messages (see `DeviceKey`), or, for a key from before keys named their device, the
+    /// one with that digest. Nothing is cached, so a replaced key or a deleted device stops working
+    /// at once.
+    package func find(key: String) async throws -> DeviceRecord? {
+        switch DeviceKey(key) {
+        case .named(let id):
+            return try await collection.documents(ids: [id])[id].flatMap(Self.record).flatMap { $0.deleted ? nil : $0 }
+        case .unnamed:
+            return try await find(keyHash: Secret.hash(key))
+        case .malformed:
+            return nil
+        }
+    }
+
+    /// The device whose key has the digest `keyHash`.
     package func find(keyHash: Data) async throws -> DeviceRecord? {
         try await collection.findOne(["key_hash": .binary(subtype: 0, Array(keyHash))]).flatMap(Self.record).flatMap {
             $0.deleted ? nil : $0
@@ -137,7 +154,8 @@ package struct DeviceRepository: Sendable {
     }
 
     /// Counts one message answered `200` (and, for a recorded point, its time and when the route
-    /// becomes idle): one single-document write of commutative operators.
+    /// becomes idle): one single-document write of commutative operators, sent in one `update`
+    /// with the counts of concurrent messages (and acknowledged, journaled, only once that is).
     package func count(
         _ outcome: TrackOutcome, deviceID: String, now: Date, recordedT: Double?, idleAt: Date?
     ) async throws {
@@ -146,7 +164,7 @@ package struct DeviceRepository: Sendable {
             "$set": ["last_seen_at": .date(now)],
         ]
         if let recordedT, let idleAt { update["$max"] = ["last_t": .double(recordedT), "due_at": .date(idleAt)] }
-        try await collection.updateOne(filter: ["_id": .string(deviceID)], update: update)
+        _ = try await collection.updateOneCoalesced(filter: ["_id": .string(deviceID)], update: update)
     }
 
     /// Devices the sweep must look at by `now`, earliest first.

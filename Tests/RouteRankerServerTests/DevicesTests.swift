@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -129,6 +130,33 @@ import Testing
         }
     }
 
+    /// A key names its device, but only the whole key's digest opens it: another device's secret
+    /// behind this device's id, or a key naming no device, is the same `401`; a key from before
+    /// keys named their device is still found by its digest.
+    @Test func aKeyNamesItsDeviceAndOnlyTheWholeKeyOpensIt() async throws {
+        try await withAppAndDatabase { client, database in
+            let token = try await client.register("ada")
+            let first = try await client.createDevice(token, owner: "ada")
+            let second = try await client.createDevice(token, owner: "ada")
+            #expect(first.key.hasPrefix(first.id + "~"))
+            let secondSecret = try #require(second.key.split(separator: "~").last)
+            for forged in ["\(first.id)~\(secondSecret)", "\(first.id)~", "0123456789abcdef01234567~\(secondSecret)", "~x"] {
+                var device = first
+                device.key = forged
+                #expect(try await client.ownTracks(device, "").status == .unauthorized, "\(forged)")
+            }
+            // A key of the old form (no id), stored as its digest.
+            let legacy = "an-old-key-of-forty-three-characters-AAAAAAA"
+            let digest = Data(SHA256.hash(data: Data(legacy.utf8)))
+            _ = try await database.collection("devices").updateOne(
+                filter: ["_id": .string(first.id)], update: ["$set": ["key_hash": .binary(subtype: 0, Array(digest))]])
+            var old = first
+            old.key = legacy
+            #expect(try await client.ownTracks(old, "").status == .ok)
+            #expect(try await client.ownTracks(first, "").status == .unauthorized)
+        }
+    }
+
     @Test func theKeyIsStoredOnlyAsItsHash() async throws {
         let database = TestEnvironment.uniqueDatabaseName("devices")
         let key = Mutex<String>("")
@@ -141,7 +169,9 @@ import Testing
         let secret = key.withLock { $0 }
         #expect(dump.contains("== devices"))
         #expect(!dump.contains(secret))
-        let raw = try #require(SecretsAtRestTests.decoded(secret))
+        // The key names its device (`<id>~<secret>`); the secret part is what must not be stored.
+        let secretPart = String(secret.split(separator: "~").last ?? "")
+        let raw = try #require(SecretsAtRestTests.decoded(secretPart))
         for encoding in SecretsAtRestTests.encodings(raw) { #expect(!dump.contains(encoding)) }
     }
 }

@@ -37,7 +37,7 @@ struct DeviceAuthenticator: Sendable {
     /// `TrackerUnauthorized` (`401`).
     func device(key: String?, user: String? = nil) async throws -> DeviceRecord {
         guard let key, !key.isEmpty, key.utf8.count <= Self.maxKeyBytes,
-            let device = try await devices.find(keyHash: Secret.hash(key)),
+            let device = try await devices.find(key: key),
             Secret.matches(key, storedHash: device.keyHash)
         else { throw TrackerUnauthorized(message: "the device key is missing or not valid") }
         if let user, user != device.owner {

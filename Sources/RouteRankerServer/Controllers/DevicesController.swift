@@ -23,9 +23,10 @@ struct DevicesController: Sendable {
         let activity = try RouteRules.activity(body.activity)
         let split = try DeviceRules.splitAfter(body.splitAfterS)
         let shareWith = try await validShareList(body.shareWith ?? [], of: user)
-        let key = Secret.generate()
+        let id = NewID.make()
+        let key = DeviceKey.make(for: id)
         let device = DeviceRecord(
-            id: NewID.make(), owner: user.id, name: name, activity: activity, splitAfterS: split,
+            id: id, owner: user.id, name: name, activity: activity, splitAfterS: split,
             shareWith: shareWith, createdAt: clock.now, keyHash: Secret.hash(key), lastSeenAt: nil)
         try await devices.insert(device)
         return .created(
@@ -68,7 +69,7 @@ struct DevicesController: Sendable {
     /// `POST /v1/devices/{id}/key`: a new key; the old one stops working at once.
     func rotateKey(_ request: Request, _ context: AppRequestContext) async throws -> DeviceKeyView {
         let device = try await owned(request, context)
-        let key = Secret.generate()
+        let key = DeviceKey.make(for: device.id)
         try await devices.replaceKeyHash(id: device.id, with: Secret.hash(key))
         return DeviceKeyView(key: key, ingest: IngestAddresses(base: base(request), key: key))
     }
