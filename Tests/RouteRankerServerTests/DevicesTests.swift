@@ -140,7 +140,9 @@ import Testing
             let second = try await client.createDevice(token, owner: "ada")
             #expect(first.key.hasPrefix(first.id + "~"))
             let secondSecret = try #require(second.key.split(separator: "~").last)
-            for forged in ["\(first.id)~\(secondSecret)", "\(first.id)~", "0123456789abcdef01234567~\(secondSecret)", "~x"] {
+            for forged in [
+                "\(first.id)~\(secondSecret)", "\(first.id)~", "0123456789abcdef01234567~\(secondSecret)", "~x",
+            ] {
                 var device = first
                 device.key = forged
                 #expect(try await client.ownTracks(device, "").status == .unauthorized, "\(forged)")
