@@ -75,6 +75,8 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .get("/v1/records/{distance}", c.records.ranking),
         .get("/v1/users/me/log", c.trainingLog.log),
         .get("/v1/users/me/log.svg", c.trainingLog.chart),
+        // Moving in, moving out, leaving
+        .delete("/v1/users/me", c.account.leave),
     ]
 }
 

@@ -106,6 +106,11 @@ package struct DeviceRepository: Sendable {
         try await collection.updateOne(filter: ["_id": .string(device.id)], update: update)
     }
 
+    /// Removes every device of `owner`, deleted or not (leaving): their keys stop working with this.
+    package func deleteAll(owner: String) async throws {
+        _ = try await collection.deleteMany(["owner": .string(owner)])
+    }
+
     /// Removes the device document for good.
     package func remove(id: String) async throws {
         try await collection.deleteOne(["_id": .string(id), "deleted": true])

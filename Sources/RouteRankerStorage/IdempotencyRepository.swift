@@ -114,6 +114,11 @@ package struct IdempotencyRepository: Sendable {
             ])
     }
 
+    /// Removes every record of `user`'s keys (leaving).
+    package func deleteAll(user: String) async throws {
+        _ = try await collection.deleteMany(["user": .string(user)])
+    }
+
     /// Lets the next attempt take the key at once: this one ended without a `2xx`. The route id
     /// stays with the key, in case this attempt's route was stored after all. Tried twice (the
     /// update is guarded by this attempt's token, so repeating it is harmless): the failure that

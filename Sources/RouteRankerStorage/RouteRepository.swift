@@ -208,6 +208,11 @@ package struct RouteRepository: Sendable {
         return try await collection.find(filter, sort: ["_id": 1], limit: limit).map(RouteRecord.init(document:))
     }
 
+    /// Every route of `owner`, as stored (for removing them all: leaving).
+    package func all(owner: String) async throws -> [RouteRecord] {
+        try await collection.find(["owner": .string(owner)], sort: ["_id": 1]).map(RouteRecord.init(document:))
+    }
+
     /// How many routes `owner` has.
     package func count(owner: String) async throws -> Int {
         try await collection.count(["owner": .string(owner)])

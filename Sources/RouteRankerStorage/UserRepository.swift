@@ -12,7 +12,11 @@ package struct UserRepository: Sendable {
     }
 
     /// Indexes: token lookups go by the digest's unique index.
-    package static let indexes = [MongoIndex(keys: ["token_hash": 1], name: "token_hash", unique: true)]
+    package static let indexes = [
+        MongoIndex(keys: ["token_hash": 1], name: "token_hash", unique: true),
+        // Deletions a process left half-done (`leavingDue`): only leaving users have the field.
+        MongoIndex(keys: ["leave_lease_until": 1], name: "leave_lease_until", sparse: true),
+    ]
 
     /// Stores a new user; `false` when the id is taken.
     package func insert(_ user: UserRecord) async throws -> Bool {

@@ -28,7 +28,9 @@ public func buildApplication(
                 additionalChannelHandlers: [LingeringClose()], idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "RouteRanker"),
-        services: [storage.service, hub, controllers.sweeper, controllers.backfill],
+        services: [
+            storage.service, hub, controllers.sweeper, controllers.backfill, controllers.pendingRemovals,
+        ],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.notice("RouteRanker is listening on http://\(configuration.host):\(port)")

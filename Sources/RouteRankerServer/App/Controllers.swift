@@ -25,6 +25,7 @@ struct Controllers: Sendable {
     let segments: SegmentsController
     let segmentBoards: SegmentBoardsController
     let records: RecordsController
+    let account: AccountController
     let trainingLog: TrainingLogController
     let live: LiveController
     let devices: DevicesController
@@ -33,6 +34,8 @@ struct Controllers: Sendable {
     let sweeper: IdleRouteSweeper
     /// The best efforts of routes stored before them, computed beside the server (a lifecycle service).
     let backfill: BestEffortsBackfill
+    /// Deletions of accounts that a process left half-done (a lifecycle service).
+    let pendingRemovals: PendingAccountRemovals
 
     init(
         storage: Storage, hub: LiveHub, clock: WallClock, similarCellBudget: Int,
@@ -104,6 +107,13 @@ struct Controllers: Sendable {
                 clock: clock, recent: RecentRoutes()))
         sweeper = IdleRouteSweeper(
             devices: s.devices, trips: trips, locks: locks, clock: clock, interval: sweepInterval, logger: logger)
+        let accountRemoval = AccountRemoval(
+            users: s.users, routes: s.routes, removal: removal, shares: s.shares, groups: s.groups,
+            segments: s.segments, efforts: segmentEfforts, devices: s.devices, idempotency: s.idempotency,
+            bestEfforts: s.bestEfforts, clock: clock)
+        account = AccountController(auth: auth, removal: accountRemoval)
+        pendingRemovals = PendingAccountRemovals(
+            users: s.users, removal: accountRemoval, clock: clock, interval: sweepInterval, logger: logger)
         backfill = BestEffortsBackfill(
             routes: s.routes, progress: s.bestEffortsMigration, keeper: bestEfforts, clock: clock, logger: logger)
     }
