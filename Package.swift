@@ -32,6 +32,12 @@ let package = Package(
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]
         ),
+        // libarchive, and zlib for gzip streams (libarchive links it anyway).
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev", "zlib1g-dev"])]
+        ),
 
         // The libmongoc wrapper: generic, knows nothing about routes.
         .target(
@@ -42,6 +48,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+
+        // The libarchive wrapper: zip archives read and written as streams, gzip; generic, knows
+        // nothing about routes.
+        .target(
+            name: "ZipArchive",
+            dependencies: ["CArchive"]
         ),
 
         // The domain, pure: no NIO, no HTTP, no Mongo.
@@ -79,6 +92,7 @@ let package = Package(
                 "RouteRankerCore",
                 "RouteRankerModels",
                 "RouteRankerStorage",
+                "ZipArchive",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -95,6 +109,7 @@ let package = Package(
             dependencies: [
                 "RouteRankerCore",
                 "RouteRankerServer",
+                "ZipArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -105,6 +120,8 @@ let package = Package(
         // test's own for outage tests.
         .target(name: "TestSupport", dependencies: ["RouteRankerCore"], path: "Tests/TestSupport"),
         .testTarget(name: "MongoTests", dependencies: ["Mongo", "TestSupport"]),
+        // Its fixtures are written at test time by fixtures.py (Python's zipfile, gzip).
+        .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"], exclude: ["fixtures.py"]),
         .testTarget(
             name: "RouteRankerCoreTests",
             dependencies: ["RouteRankerCore", "TestSupport"],
@@ -119,6 +136,7 @@ let package = Package(
                 "RouteRankerStorage",
                 "Mongo",
                 "TestSupport",
+                "ZipArchive",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
