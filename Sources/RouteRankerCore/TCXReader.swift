@@ -36,7 +36,7 @@ public enum TCXReader {
     public static func read(_ data: Data) throws -> TCXDocument {
         try XMLSafety.refuseUnsafe(data, format: "TCX")
         let handler = TCXHandler()
-        let parser = XMLSafety.parser(data, delegate: handler)
+        let parser = XMLSafety.parser(XMLSafety.blankingMisplacedDeclaration(data), delegate: handler)
         handler.parser = parser
         let ok = parser.parse()
         if let error = handler.error { throw error }
