@@ -77,6 +77,11 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .get("/v1/users/me/log.svg", c.trainingLog.chart),
         // Moving in, moving out, leaving
         .delete("/v1/users/me", c.account.leave),
+        .get("/v1/users/me/export", c.export.export),
+        .post("/v1/imports", c.imports.create),
+        .get("/v1/imports", c.imports.list),
+        .get("/v1/imports/{id}", c.imports.get),
+        .get("/v1/imports/{id}/files", c.imports.files),
     ]
 }
 

@@ -15,6 +15,9 @@ package enum Indexes {
         ("segments", SegmentRepository.indexes),
         ("efforts", EffortRepository.indexes),
         ("best_efforts", BestEffortRepository.indexes),
+        ("imports", ImportRepository.importIndexes),
+        ("import_files", ImportRepository.fileIndexes),
+        ("import_chunks", ArchiveChunks.indexes),
         ("route_areas", RouteAreaRepository.indexes),
         ("devices", DeviceRepository.indexes),
     ]

@@ -17,7 +17,7 @@ extension RouteRecord {
     package var document: BSONDocument {
         get throws {
             let stats = stats
-            let document: BSONDocument = [
+            var document: BSONDocument = [
                 "_id": .string(id),
                 "owner": .string(owner),
                 "name": .string(name),
@@ -41,6 +41,7 @@ extension RouteRecord {
                 "buckets": .array(layout.buckets.map { .string($0) }),
                 "tail": layout.tailValue,
             ]
+            if let fingerprint { document["fingerprint"] = .string(fingerprint) }
             return document
         }
     }
@@ -84,5 +85,15 @@ extension BSONDocument {
         var copy = self
         copy[key] = nil
         return copy
+    }
+}
+
+extension RouteRecord {
+    /// A finished route's kept points summed up as first `t`, last `t` and count: an import
+    /// creates nothing for a file whose points give the same as one of the owner's routes
+    /// (API.md: duplicates). Recording routes have none (their points still change).
+    package var fingerprint: String? {
+        guard state == .finished, let first = accumulator.first, let last = accumulator.last else { return nil }
+        return "\(first.t):\(last.t):\(pointCount)"
     }
 }

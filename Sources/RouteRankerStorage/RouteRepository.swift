@@ -15,7 +15,11 @@ package struct RouteRepository: Sendable {
         starts = RouteStartRepository(database: database)
     }
 
-    package static let indexes = [MongoIndex(keys: ["owner": 1, "started_at": 1], name: "owner_started_at")]
+    package static let indexes = [
+        MongoIndex(keys: ["owner": 1, "started_at": 1], name: "owner_started_at"),
+        // Duplicates of an import (`duplicate(of:owner:)`); only finished routes have the field.
+        MongoIndex(keys: ["owner": 1, "fingerprint": 1], name: "owner_fingerprint", sparse: true),
+    ]
 
     /// The route `id`, whoever owns it. Callers decide visibility (see `Visibility`).
     package func find(id: String) async throws -> RouteRecord? {
@@ -211,6 +215,21 @@ package struct RouteRepository: Sendable {
     /// Every route of `owner`, as stored (for removing them all: leaving).
     package func all(owner: String) async throws -> [RouteRecord] {
         try await collection.find(["owner": .string(owner)], sort: ["_id": 1]).map(RouteRecord.init(document:))
+    }
+
+    /// The id of `owner`'s finished route whose kept points have `fingerprint` (see
+    /// `RouteRecord.fingerprint`), if there is one.
+    package func duplicate(of fingerprint: String, owner: String) async throws -> String? {
+        try await collection.findOne(
+            ["owner": .string(owner), "fingerprint": .string(fingerprint)], projection: ["_id": 1]
+        )?.string("_id")
+    }
+
+    /// Up to `limit` of `owner`'s routes after the id `afterID`, in id order (the export's pages).
+    package func page(owner: String, afterID: String?, limit: Int) async throws -> [RouteRecord] {
+        var filter: BSONDocument = ["owner": .string(owner)]
+        if let afterID { filter["_id"] = ["$gt": .string(afterID)] }
+        return try await collection.find(filter, sort: ["_id": 1], limit: limit).map(RouteRecord.init(document:))
     }
 
     /// How many routes `owner` has.

@@ -18,6 +18,8 @@ package struct Storage: Sendable {
     package let segments: SegmentRepository
     package let efforts: EffortRepository
     package let bestEfforts: BestEffortRepository
+    package let imports: ImportRepository
+    package let archives: ArchiveChunks
     /// How far the computation of best efforts for routes stored before them has got.
     package let bestEffortsMigration: MigrationProgress
     package let areas: RouteAreaRepository
@@ -48,6 +50,8 @@ package struct Storage: Sendable {
         segments = SegmentRepository(database: database)
         efforts = EffortRepository(database: database)
         bestEfforts = BestEffortRepository(database: database)
+        imports = ImportRepository(database: database)
+        archives = ArchiveChunks(database: database)
         bestEffortsMigration = MigrationProgress(database: database, name: "best_efforts")
         areas = RouteAreaRepository(database: database)
         devices = DeviceRepository(database: database)

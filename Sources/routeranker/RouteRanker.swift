@@ -8,7 +8,7 @@ struct RouteRanker: AsyncParsableCommand {
         abstract: "RouteRanker: route tracking and ranking.",
         subcommands: [
             ServeCommand.self, StatsCommand.self, CompareCommand.self, SegmentEffortsCommand.self,
-            BestEffortsCommand.self,
+            BestEffortsCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

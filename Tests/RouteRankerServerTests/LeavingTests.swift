@@ -51,6 +51,9 @@ import Testing
         #expect(segment.status == .created)
         _ = try await client.send(
             .post, "/v1/segments", token: me, json: #"{"name":"Mine","route":"\#(route)","from":20,"to":120}"#)
+        // An import (its job, its results; its archive is removed once it is done).
+        let job = try await ImportsTests.importArchive(client, me, try ImportsTests.archive())
+        #expect(job["state"] as? String == "done")
         return (me, other, route)
     }
 

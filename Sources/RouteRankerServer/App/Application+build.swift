@@ -30,6 +30,7 @@ public func buildApplication(
             address: .hostname(configuration.host, port: configuration.port), serverName: "RouteRanker"),
         services: [
             storage.service, hub, controllers.sweeper, controllers.backfill, controllers.pendingRemovals,
+            controllers.importWorker,
         ],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

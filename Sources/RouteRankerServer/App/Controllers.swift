@@ -26,6 +26,8 @@ struct Controllers: Sendable {
     let segmentBoards: SegmentBoardsController
     let records: RecordsController
     let account: AccountController
+    let imports: ImportsController
+    let export: ExportController
     let trainingLog: TrainingLogController
     let live: LiveController
     let devices: DevicesController
@@ -36,6 +38,8 @@ struct Controllers: Sendable {
     let backfill: BestEffortsBackfill
     /// Deletions of accounts that a process left half-done (a lifecycle service).
     let pendingRemovals: PendingAccountRemovals
+    /// Import jobs, claimed and worked through in every process (a lifecycle service).
+    let importWorker: ImportWorker
 
     init(
         storage: Storage, hub: LiveHub, clock: WallClock, similarCellBudget: Int,
@@ -107,10 +111,19 @@ struct Controllers: Sendable {
                 clock: clock, recent: RecentRoutes()))
         sweeper = IdleRouteSweeper(
             devices: s.devices, trips: trips, locks: locks, clock: clock, interval: sweepInterval, logger: logger)
+        imports = ImportsController(auth: auth, imports: s.imports, chunks: s.archives, clock: clock)
+        export = ExportController(
+            auth: auth, routes: s.routes, buckets: s.buckets, links: s.links, groups: s.groups, segments: s.segments,
+            devices: s.devices, visibility: visibility)
+        importWorker = ImportWorker(
+            imports: s.imports, chunks: s.archives,
+            importer: ImportedRoutes(
+                routes: s.routes, buckets: s.buckets, efforts: segmentEfforts, bestEfforts: bestEfforts, clock: clock),
+            clock: clock, interval: .seconds(1), logger: logger)
         let accountRemoval = AccountRemoval(
             users: s.users, routes: s.routes, removal: removal, shares: s.shares, groups: s.groups,
             segments: s.segments, efforts: segmentEfforts, devices: s.devices, idempotency: s.idempotency,
-            bestEfforts: s.bestEfforts, clock: clock)
+            bestEfforts: s.bestEfforts, imports: s.imports, archives: s.archives, clock: clock)
         account = AccountController(auth: auth, removal: accountRemoval)
         pendingRemovals = PendingAccountRemovals(
             users: s.users, removal: accountRemoval, clock: clock, interval: sweepInterval, logger: logger)

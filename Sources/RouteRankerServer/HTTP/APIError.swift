@@ -211,6 +211,17 @@ extension APIError {
     }
 }
 
+extension APIError {
+    /// The error object (`{"code","message",…}`) as JSON text: what an import records for a file
+    /// that failed, the same object its upload would have answered.
+    var objectJSON: String {
+        var fields: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+        fields.merge(details) { current, _ in current }
+        let data = (try? JSONEncoder.api.encode(JSONValue.object(fields))) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
 extension APIError: HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         if let page {

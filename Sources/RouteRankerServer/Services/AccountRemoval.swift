@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// a route while the routes go); my routes, each as `DELETE /v1/routes/{id}` removes it (points,
 /// shares I gave, links, group memberships in anyone's groups, stored paths, segment efforts,
 /// best efforts; live followers get `gone`); the shares given to me; my groups; my segments with
-/// every effort on them; my idempotency records; my best
+/// every effort on them; my imports with their archives; my idempotency records; my best
 /// efforts (any left); my id from other people's friends lists; the user document.
 struct AccountRemoval: Sendable {
     let users: UserRepository
@@ -28,6 +28,8 @@ struct AccountRemoval: Sendable {
     let devices: DeviceRepository
     let idempotency: IdempotencyRepository
     let bestEfforts: BestEffortRepository
+    let imports: ImportRepository
+    let archives: ArchiveChunks
     let clock: WallClock
 
     /// Starts the deletion of `id` (its token stops working now) and carries it out.
@@ -52,6 +54,9 @@ struct AccountRemoval: Sendable {
         for segment in try await segments.segments(of: id) {
             _ = try await segments.delete(id: segment.id, owner: id)
             try await efforts.segmentRemoved(segment.id)
+        }
+        for job in try await imports.deleteAll(owner: id) {
+            try await archives.deleteAll(job: job)
         }
         try await idempotency.deleteAll(user: id)
         try await bestEfforts.deleteAll(owner: id)
