@@ -11,6 +11,9 @@ a segment it passes; my segments and a segment's page. With --screenshots DIR, a
 and the compare page as PNG.
 """
 import json
+import urllib.error
+import tempfile
+import os
 import sys
 import time
 import urllib.request
@@ -318,6 +321,75 @@ try:
         wait.until(lambda d: d.execute_script(heading) == title)
         time.sleep(0.3)
         keyboard_reaches_every_control(path)
+
+    # A new person starts with the web app alone: sign up, keep the token, upload files with
+    # progress, import an archive, connect a phone, and leave.
+    driver.execute_script("localStorage.clear()")
+    driver.get(BASE + "/")
+    wait.until(lambda d: d.find_elements(By.ID, "sign-up-form"))
+    driver.find_element(By.ID, "new-id").send_keys("newcomer")
+    driver.find_element(By.ID, "new-name").send_keys("New Comer" + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.ID, "new-token") and d.find_element(By.ID, "new-token").text)
+    shown = driver.find_element(By.ID, "new-token").text
+    check(shown.startswith("newcomer~") and driver.execute_script("return localStorage.getItem('routeranker.token')") == shown,
+          "sign-up: the token is shown once and kept")
+    keyboard_reaches_every_control("token page")
+    files = tempfile.mkdtemp(prefix="routeranker-browser-files-")
+    import gzip
+    import zipfile
+    def gpx_text(shift):
+        return ('<?xml version="1.0"?><gpx version="1.1" creator="t"><trk><trkseg>' + "".join(
+            f'<trkpt lat="{p["lat"]}" lon="{p["lon"]}"><time>{time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(p["t"] + shift))}</time></trkpt>'
+            for p in points) + "</trkseg></trk></gpx>")
+    gpx_path = os.path.join(files, "Morning loop.gpx")
+    with open(gpx_path, "w") as out:
+        out.write(gpx_text(400_000))
+    bad_path = os.path.join(files, "broken.gpx")
+    with open(bad_path, "w") as out:
+        out.write("<gpx>")
+    driver.get(f"{BASE}/#/upload")
+    wait.until(lambda d: d.find_elements(By.ID, "upload-files"))
+    driver.find_element(By.ID, "upload-files").send_keys(gpx_path + "\n" + bad_path)
+    results = "return [...document.querySelectorAll('#upload-rows tr')].map(r => [r.dataset.file, r.querySelector('progress').value == r.querySelector('progress').max, r.cells[2].textContent])"
+    eventually(lambda: len(driver.execute_script(results)) == 2 and all("…" not in r[2] for r in driver.execute_script(results)))
+    uploaded = driver.execute_script(results)
+    check(len(uploaded) == 2 and uploaded[0][2].startswith("Uploaded: Morning loop") and uploaded[0][1]
+          and "not well-formed" in uploaded[1][2], f"upload: one row per file with progress and result {uploaded}")
+    archive_path = os.path.join(files, "strava.zip")
+    with zipfile.ZipFile(archive_path, "w") as z:
+        z.writestr("activities.csv", "Activity ID,Activity Name,Activity Type,Filename\n1,Evening ride,Ride,activities/1.gpx.gz\n")
+        z.writestr("activities/1.gpx.gz", gzip.compress(gpx_text(500_000).encode()))
+        z.writestr("activities/2.gpx", open(gpx_path, "rb").read())
+        z.writestr("media/x.jpg", b"x")
+    driver.get(f"{BASE}/#/import")
+    wait.until(lambda d: d.find_elements(By.ID, "import-file"))
+    driver.find_element(By.ID, "import-file").send_keys(archive_path)
+    eventually(lambda: "done" in driver.find_element(By.ID, "import-state").text, 30)
+    state = driver.find_element(By.ID, "import-state").text
+    statuses = driver.execute_script("return [...document.querySelectorAll('#import-files tbody tr')].map(r => r.dataset.status)")
+    bar = driver.execute_script("const b = document.getElementById('import-progress'); return [b.value, b.max]")
+    check("done" in state and statuses == ["skipped", "imported", "duplicate", "skipped"] and bar == [4, 4],
+          f"import: a progress bar that follows the job, then the per-file table ({state}; {statuses}; {bar})")
+    driver.get(f"{BASE}/#/account")
+    wait.until(lambda d: d.find_elements(By.ID, "device-form"))
+    keyboard_reaches_every_control("account page")
+    driver.find_element(By.CSS_SELECTOR, "#device-form button").click()
+    eventually(lambda: "Traccar Client" in driver.find_element(By.ID, "connect").text)
+    settings = driver.find_element(By.ID, "connect").text
+    check("OwnTracks" in settings and "GPSLogger" in settings and "newcomer" in settings and "/v1/track/osmand" in settings,
+          "account: connecting a phone shows each app's settings")
+    if SHOTS:
+        screenshot("account-page.png")
+    driver.find_element(By.CSS_SELECTOR, "#delete-form input").send_keys("newcomer")
+    driver.find_element(By.CSS_SELECTOR, "#delete-form button").click()
+    wait.until(lambda d: d.find_elements(By.ID, "sign-up-form"))
+    gone = urllib.request.Request(BASE + "/v1/users/me", headers={"Authorization": "Bearer " + shown})
+    try:
+        urllib.request.urlopen(gone)
+        status = 200
+    except urllib.error.HTTPError as error:
+        status = error.code
+    check(status == 401, f"leaving: back to the first screen, the token no longer works ({status})")
 
     drain_network_log()
     check(resumed == ["60"], f"app: following again sends Last-Event-ID: 60 ({resumed})")

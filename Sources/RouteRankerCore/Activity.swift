@@ -4,6 +4,10 @@
 public enum Activity: String, Codable, Sendable, CaseIterable {
     case walk, run, ride, drive, other
 
+    /// Whether people read this activity's rate as a pace (min/km: runs and walks) rather than
+    /// as a speed (km/h).
+    public var isOnFoot: Bool { self == .run || self == .walk }
+
     /// A point that would need more than this speed (m/s) from the last kept point is a GPS spike.
     public var maxSpeed: Double {
         switch self {

@@ -38,8 +38,10 @@ struct PagesController: Sendable {
             "distance": distance,
             "duration": time,
             "moving_time": HumanFormat.duration(stats.movingTimeS),
-            "pace": HumanFormat.pace(stats.avgPaceSPerKm),
-            "speed": HumanFormat.speed(stats.avgSpeedMps),
+            // People's units: pace on foot, speed on wheels (and for anything else).
+            "rate_label": route.activity.isOnFoot ? "Pace" : "Average speed",
+            "rate": route.activity.isOnFoot
+                ? HumanFormat.pace(stats.avgPaceSPerKm) : HumanFormat.speed(stats.avgSpeedMps),
             "gain": HumanFormat.elevation(stats.elevationGainM),
             "summary": "\(distance) in \(time), shared by \(owner?.name ?? route.owner) on RouteRanker",
             "gpx": "/v1/links/\(secret)/points?format=gpx",

@@ -110,11 +110,13 @@ function repaint(holder, pathOf) {
   });
 }
 
-function statsList(stats) {
+function statsList(stats, activity) {
   const item = (name, value) => el("div", {}, el("dt", {}, name), el("dd", {}, value));
   return el("dl", { class: "stats", id: "route-stats" },
     item("Distance", distance(stats.distance_m)), item("Time", duration(stats.duration_s)),
-    item("Moving time", duration(stats.moving_time_s)), item("Pace", pace(stats.avg_pace_s_per_km)),
+    item("Moving time", duration(stats.moving_time_s)),
+    onFoot(activity) ? item("Pace", pace(stats.avg_pace_s_per_km))
+      : item("Average speed", (stats.avg_speed_mps * 3.6).toFixed(1) + " km/h"),
     item("Elevation gain", stats.elevation_gain_m === null ? "–" : Math.round(stats.elevation_gain_m) + " m"),
     item("Points", stats.points));
 }
@@ -132,6 +134,9 @@ const sections = {
   segments: mySegments,
   segment: segmentPage,
   records: recordsPage,
+  upload: uploadPage,
+  import: importPage,
+  account: accountPage,
 };
 
 async function myRoutes() {
@@ -196,14 +201,14 @@ async function routePage(id) {
     el("label", {}, "against", el("select", { name: "x" },
       el("option", { value: "distance" }, "Distance"), el("option", { value: "time" }, "Time"))));
   const note = el("p", { class: "note", id: "route-note" }, `${route.activity} · ${day(route.started_at)} · ${route.state}`);
-  const stats = statsList(route.stats);
+  const stats = statsList(route.stats, route.activity);
   const map = picture(`${base}/map.svg?width=900`, "Map");
   const parts = [el("h1", {}, route.name), note, stats, map, profileForm, profile];
   if (route.state === "recording") {
     // Follow the recording: new stats at once, the map and the profile redrawn after each append.
     // (In place: the first event can come before the page is shown.)
     const update = (summaryStats, state) => {
-      stats.replaceChildren(...statsList(summaryStats).childNodes);
+      stats.replaceChildren(...statsList(summaryStats, route.activity).childNodes);
       if (state) note.textContent = `${route.activity} · ${day(route.started_at)} · ${state}`;
       repaint(map, () => `${base}/map.svg?width=900`);
       const data = new FormData(profileForm);
@@ -589,12 +594,267 @@ async function compare() {
   show(...parts);
 }
 
+// ---- Upload, import, account ------------------------------------------------------------------
+
+/// The Content-Type of a route file, from its name (the server decides what it accepts).
+function uploadType(name) {
+  const lower = name.toLowerCase();
+  const types = { ".gpx": "application/gpx+xml", ".fit": "application/vnd.ant.fit", ".tcx": "application/vnd.garmin.tcx+xml",
+    ".ndjson": "application/x-ndjson", ".json": "application/json", ".txt": "text/plain" };
+  const found = Object.keys(types).find((ext) => lower.endsWith(ext));
+  return found ? types[found] : null;
+}
+
+/// Sends `body` with XMLHttpRequest, whose upload events give a real progress bar; resolves with
+/// the status and the parsed JSON answer.
+function send(method, path, body, type, bar) {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(method, path);
+    request.setRequestHeader("Authorization", "Bearer " + localStorage.getItem(tokenKey));
+    if (type) request.setRequestHeader("Content-Type", type);
+    request.upload.addEventListener("progress", (event) => {
+      if (event.lengthComputable) { bar.max = event.total; bar.value = event.loaded; }
+    });
+    request.addEventListener("load", () => {
+      let answer = null;
+      try { answer = request.responseText ? JSON.parse(request.responseText) : null; } catch { answer = null; }
+      resolve({ status: request.status, body: answer });
+    });
+    request.addEventListener("error", () => reject(new Error("The connection failed; try again.")));
+    request.send(body);
+  });
+}
+
+async function uploadPage() {
+  const rows = el("tbody", { id: "upload-rows" });
+  const upload = async (files) => {
+    for (const file of files) {
+      const bar = el("progress", { max: 1, value: 0, "aria-label": `Uploading ${file.name}` });
+      const result = el("td", { class: "result" }, "Uploading…");
+      rows.append(el("tr", { "data-file": file.name }, el("td", {}, file.name), el("td", {}, bar), result));
+      const type = uploadType(file.name);
+      if (!type) { result.textContent = "Not a route file this server reads (GPX, FIT, TCX, JSON, NDJSON or text)."; continue; }
+      const name = encodeURIComponent(file.name.replace(/\.[^.]+$/, ""));
+      // The file's name names the route when the file has none (GPX without a name, NDJSON, text);
+      // FIT and TCX files name themselves after their sport and date.
+      const named = ["application/gpx+xml", "application/x-ndjson", "text/plain"].includes(type);
+      const path = named ? `/v1/routes?name=${name}` : "/v1/routes";
+      try {
+        const answer = await send("POST", path, file, type, bar);
+        bar.value = bar.max;
+        if (answer.status === 201) {
+          result.replaceChildren("Uploaded: ", el("a", { href: `#/route/${answer.body.id}` }, answer.body.name),
+            ` · ${distance(answer.body.stats.distance_m)}`);
+        } else {
+          result.replaceChildren(el("span", { class: "error" },
+            (answer.body && answer.body.error && answer.body.error.message) || `The server answered ${answer.status}.`));
+        }
+      } catch (error) { result.replaceChildren(el("span", { class: "error" }, error.message)); }
+    }
+  };
+  const input = el("input", { type: "file", id: "upload-files", multiple: true,
+    accept: ".gpx,.fit,.tcx,.json,.ndjson,.txt", onchange: (event) => upload([...event.target.files]) });
+  const drop = el("div", { class: "drop", id: "drop-zone",
+    ondragover: (event) => { event.preventDefault(); drop.classList.add("over"); },
+    ondragleave: () => drop.classList.remove("over"),
+    ondrop: (event) => { event.preventDefault(); drop.classList.remove("over"); upload([...event.dataTransfer.files]); } },
+    el("p", {}, "Drop route files here, or "), el("label", { class: "button" }, "choose files", input));
+  show(el("h1", {}, "Upload routes"),
+    el("p", {}, "GPX, FIT and TCX files from your watch or bike computer, or JSON, NDJSON and text files. Several at once."),
+    drop,
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "File"), el("th", {}, "Progress"), el("th", {}, "Result"))), rows),
+    el("h2", {}, "Moving from Strava?"),
+    el("p", {}, "Bring all your activities at once: ", el("a", { href: "#/import" }, "import your Strava archive"), "."));
+}
+
+async function importPage(id) {
+  if (id) return importProgress(id);
+  const list = await api("/v1/imports?limit=20");
+  const bar = el("progress", { max: 1, value: 0, id: "import-upload", "aria-label": "Uploading the archive" });
+  const message = el("p", { role: "status", id: "import-status" });
+  const input = el("input", { type: "file", id: "import-file", accept: ".zip,application/zip", onchange: async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    message.textContent = `Uploading ${file.name}…`;
+    try {
+      const answer = await send("POST", "/v1/imports", file, "application/zip", bar);
+      if (answer.status === 202) location.hash = `#/import/${answer.body.id}`;
+      else message.textContent = (answer.body && answer.body.error && answer.body.error.message) || `The server answered ${answer.status}.`;
+    } catch (error) { message.textContent = error.message; }
+  } });
+  show(el("h1", {}, "Import an archive"),
+    el("p", {}, "On Strava: Settings → My Account → Download or Delete Your Account → Request your archive. " +
+      "Upload the zip you get here (up to 4 GiB); GPX, FIT and TCX files in it become your routes, named as on Strava."),
+    el("label", { class: "button" }, "Choose the archive (.zip)", input), bar, message,
+    el("h2", {}, "Earlier imports"),
+    list.items.length === 0 ? el("p", { class: "note" }, "None yet.") :
+    el("ul", {}, list.items.map((job) => el("li", {}, el("a", { href: `#/import/${job.id}` }, `${day(job.created_at)} · ${job.state}`),
+      ` · ${job.counts.imported} imported`))));
+}
+
+/// An import's progress bar, following the job until it is done, then its per-file table.
+async function importProgress(id) {
+  const bar = el("progress", { id: "import-progress", max: 1, value: 0, "aria-label": "Import progress" });
+  const status = el("p", { role: "status", id: "import-state" });
+  const table = el("div", { id: "import-files" });
+  show(el("h1", {}, "Import"), bar, status, table);
+  let job;
+  for (;;) {
+    job = await api(`/v1/imports/${encodeURIComponent(id)}`);
+    bar.max = job.files_total || 1;
+    bar.value = job.files_done;
+    status.textContent = job.state === "queued" ? "Waiting for its turn…" :
+      `${job.files_done} of ${job.files_total ?? "?"} files · ${job.counts.imported} imported, ` +
+      `${job.counts.duplicates} already here, ${job.counts.failed} failed, ${job.counts.skipped} skipped` +
+      (job.state === "failed" ? ` · failed: ${job.error}` : job.state === "done" ? " · done" : "");
+    if (job.state === "done" || job.state === "failed" || !location.hash.startsWith("#/import/")) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const files = await api(`/v1/imports/${encodeURIComponent(id)}/files?limit=200`);
+  const words = { imported: "imported", duplicate: "already here", failed: "failed", skipped: "skipped" };
+  table.replaceChildren(el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "File"), el("th", {}, "Result"))),
+    el("tbody", {}, files.items.map((f) => el("tr", { "data-status": f.status }, el("td", {}, f.file),
+      el("td", {}, f.route ? el("a", { href: `#/route/${f.route}` }, words[f.status]) : words[f.status],
+        f.error ? el("span", { class: "error" }, ` — ${f.error.message}`) : null))))),
+    files.next ? el("p", { class: "note" }, `The first 200 of ${files.total} files.`) : null);
+}
+
+async function accountPage() {
+  const [me, devices, zones] = await Promise.all([api("/v1/users/me"), api("/v1/devices"), api("/v1/users/me/privacy_zones")]);
+  const message = el("p", { role: "status", id: "account-status" });
+  const say = (text) => { message.textContent = text; };
+  const profile = el("form", { id: "profile-form", onsubmit: async (event) => {
+    event.preventDefault();
+    const data = new FormData(event.target);
+    const friends = String(data.get("friends")).split(/[\s,]+/).filter(Boolean);
+    try { await api("/v1/users/me", { method: "PATCH", body: { name: data.get("name"), friends } }); say("Saved."); }
+    catch (error) { say(error.message); }
+  } },
+    el("label", {}, "Name", el("input", { name: "name", value: me.name, required: true, maxlength: "200" })),
+    el("label", {}, "Friends (ids, separated by commas)", el("input", { name: "friends", value: me.friends.join(", "), size: "40" })),
+    el("button", { type: "submit" }, "Save"));
+
+  const zoneRows = el("tbody", { id: "zone-rows" });
+  const zoneRow = (z) => el("tr", {},
+    el("td", {}, el("input", { name: "lat", type: "number", step: "any", min: "-90", max: "90", value: z.lat, required: true, "aria-label": "Latitude" })),
+    el("td", {}, el("input", { name: "lon", type: "number", step: "any", min: "-180", max: "180", value: z.lon, required: true, "aria-label": "Longitude" })),
+    el("td", {}, el("input", { name: "radius_m", type: "number", min: "100", max: "2000", value: z.radius_m, required: true, "aria-label": "Radius in metres" })),
+    el("td", {}, el("button", { type: "button", onclick: (event) => event.target.closest("tr").remove() }, "Remove")));
+  zoneRows.append(...zones.map(zoneRow));
+  const zoneForm = el("form", { id: "zones-form", onsubmit: async (event) => {
+    event.preventDefault();
+    const list = [...zoneRows.querySelectorAll("tr")].map((row) => ({
+      lat: Number(row.querySelector("[name=lat]").value), lon: Number(row.querySelector("[name=lon]").value),
+      radius_m: Number(row.querySelector("[name=radius_m]").value) }));
+    try { await api("/v1/users/me/privacy_zones", { method: "PUT", body: list }); say("Privacy zones saved."); }
+    catch (error) { say(error.message); }
+  } },
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "Latitude"), el("th", {}, "Longitude"), el("th", {}, "Radius (m)"), el("th", {}, ""))), zoneRows),
+    el("button", { type: "button", onclick: () => zoneRows.append(zoneRow({ lat: "", lon: "", radius_m: 200 })) }, "Add a zone"),
+    el("button", { type: "submit" }, "Save zones"));
+
+  const deviceList = el("ul", { id: "device-list" }, devices.items.map((d) => el("li", {},
+    `${d.name} · ${d.activity} · ${d.counts.recorded} points recorded · last seen ${day(d.last_seen_at)}`,
+    d.current_route ? el("span", {}, " · ", el("a", { href: `#/route/${d.current_route}` }, "recording now")) : null)));
+  const connect = el("div", { id: "connect" });
+  const deviceForm = el("form", { id: "device-form", onsubmit: async (event) => {
+    event.preventDefault();
+    const data = new FormData(event.target);
+    try {
+      const device = await api("/v1/devices", { method: "POST", body: { name: data.get("name"), activity: data.get("activity") } });
+      connect.replaceChildren(...phoneSettings(device, me.id));
+    } catch (error) { say(error.message); }
+  } },
+    el("label", {}, "Phone's name", el("input", { name: "name", required: true, value: "My phone" })),
+    el("label", {}, "Records", el("select", { name: "activity" }, ["walk", "run", "ride", "drive", "other"].map((a) => el("option", { value: a }, a)))),
+    el("button", { type: "submit" }, "Connect a phone"));
+
+  const exportButton = el("button", { type: "button", id: "export", onclick: async () => {
+    say("Preparing your archive…");
+    try {
+      const response = await fetch("/v1/users/me/export", { headers: { Authorization: "Bearer " + localStorage.getItem(tokenKey) } });
+      if (!response.ok) throw new Error(`The server answered ${response.status}.`);
+      const url = URL.createObjectURL(await response.blob());
+      const link = el("a", { href: url, download: `routeranker-${me.id}.zip` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      say("Downloaded.");
+    } catch (error) { say(error.message); }
+  } }, "Download everything (zip)");
+
+  const deleteForm = el("form", { id: "delete-form", onsubmit: async (event) => {
+    event.preventDefault();
+    const typed = new FormData(event.target).get("confirm");
+    if (typed !== me.id) { say(`Type your id, ${me.id}, to confirm.`); return; }
+    try {
+      await api(`/v1/users/me?confirm=${encodeURIComponent(typed)}`, { method: "DELETE" });
+      localStorage.removeItem(tokenKey);
+      location.hash = "#/";
+      signIn();
+    } catch (error) { say(error.message); }
+  } },
+    el("label", {}, `Type your id (${me.id}) to delete your account and everything in it`,
+      el("input", { name: "confirm", autocomplete: "off", required: true })),
+    el("button", { type: "submit", class: "danger" }, "Delete my account"));
+
+  show(el("h1", {}, "Account"), message,
+    el("h2", {}, "You"), el("p", { class: "note" }, `Your id: ${me.id}`), profile,
+    el("h2", {}, "Privacy zones"),
+    el("p", {}, "Points within these circles (your home, say) are hidden from everyone but you."), zoneForm,
+    el("h2", {}, "Phones"), deviceList, deviceForm, connect,
+    el("h2", {}, "Token"),
+    el("p", {}, "Make a new token if yours may have leaked; the old one stops working at once."),
+    el("button", { type: "button", id: "rotate-token", onclick: async () => {
+      try {
+        const answer = await api("/v1/users/me/token", { method: "POST" });
+        localStorage.setItem(tokenKey, answer.token);
+        showToken(answer.token);
+      } catch (error) { say(error.message); }
+    } }, "Make a new token"),
+    el("h2", {}, "Your data"), exportButton,
+    el("h2", {}, "Leave"), deleteForm);
+}
+
+/// What to type into each tracker app, with the app's own setting names (the key is shown once).
+function phoneSettings(device, user) {
+  const row = (name, value) => el("tr", {}, el("th", {}, name), el("td", {}, el("code", {}, value)));
+  const table = (...rows) => el("table", { class: "settings" }, el("tbody", {}, rows));
+  return [
+    el("p", {}, el("strong", {}, "Shown once: "), "this page is the only time the device key is shown. Set up the app now."),
+    el("h3", {}, "OwnTracks (iPhone, Android)"),
+    el("p", {}, "Preferences → Connection:"),
+    table(row("Mode", "HTTP"), row("URL", device.ingest.owntracks), row("Authentication", "on"),
+      row("User ID / Username", user), row("Password", device.key), row("Device ID", device.name)),
+    el("h3", {}, "Traccar Client"),
+    table(row("Server URL", device.ingest.osmand), row("Device identifier", device.key), row("Location accuracy", "high")),
+    el("h3", {}, "GPSLogger (Android)"),
+    el("p", {}, "Logging details → Log to custom URL:"),
+    table(row("URL", device.ingest.gpslogger), row("HTTP Method", "GET")),
+  ];
+}
+
 // ---- Signing in and routing -----------------------------------------------------------------
 
 function signIn() {
   document.getElementById("nav").hidden = true;
   document.getElementById("sign-out").hidden = true;
   show(document.getElementById("sign-in-template").content.cloneNode(true));
+  document.getElementById("sign-up-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(event.target);
+    const error = document.getElementById("sign-up-error");
+    try {
+      const response = await fetch("/v1/users", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ id: data.get("id"), name: data.get("name"), friends: [] }) });
+      const body = await response.json();
+      if (!response.ok) { error.textContent = body.error.message; return; }
+      localStorage.setItem(tokenKey, body.token);
+      showToken(body.token);
+    } catch (failure) { error.textContent = failure.message; }
+  });
   document.getElementById("sign-in-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     localStorage.setItem(tokenKey, document.getElementById("token").value.trim());
@@ -605,6 +865,19 @@ function signIn() {
       localStorage.removeItem(tokenKey);
       document.getElementById("sign-in-error").textContent = "That token does not work.";
     }
+  });
+}
+
+/// The token, shown once (after signing up or making a new one), with a copy button.
+function showToken(token) {
+  document.getElementById("nav").hidden = false;
+  document.getElementById("sign-out").hidden = false;
+  show(document.getElementById("token-template").content.cloneNode(true));
+  document.getElementById("new-token").textContent = token;
+  document.getElementById("copy-token").addEventListener("click", async () => {
+    const status = document.getElementById("copy-status");
+    try { await navigator.clipboard.writeText(token); status.textContent = "Copied."; }
+    catch { status.textContent = "Select the token and copy it by hand."; }
   });
 }
 
