@@ -38,6 +38,11 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev", "zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
 
         // The libmongoc wrapper: generic, knows nothing about routes.
         .target(
@@ -55,6 +60,12 @@ let package = Package(
         .target(
             name: "ZipArchive",
             dependencies: ["CArchive"]
+        ),
+
+        // The libqrencode wrapper: a text's QR Code modules; generic, knows nothing about routes.
+        .target(
+            name: "QRCode",
+            dependencies: ["CQREncode"]
         ),
 
         // The domain, pure: no NIO, no HTTP, no Mongo.
@@ -93,6 +104,7 @@ let package = Package(
                 "RouteRankerModels",
                 "RouteRankerStorage",
                 "ZipArchive",
+                "QRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,6 +134,8 @@ let package = Package(
         .testTarget(name: "MongoTests", dependencies: ["Mongo", "TestSupport"]),
         // Its fixtures are written at test time by fixtures.py (Python's zipfile, gzip).
         .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"], exclude: ["fixtures.py"]),
+        // Decodes what it encodes with zbarimg (Debian's zbar-tools), an independent reader.
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         .testTarget(
             name: "RouteRankerCoreTests",
             dependencies: ["RouteRankerCore", "TestSupport"],
@@ -137,6 +151,7 @@ let package = Package(
                 "Mongo",
                 "TestSupport",
                 "ZipArchive",
+                "QRCode",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

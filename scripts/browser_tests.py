@@ -378,6 +378,9 @@ try:
     settings = driver.find_element(By.ID, "connect").text
     check("OwnTracks" in settings and "GPSLogger" in settings and "newcomer" in settings and "/v1/track/osmand" in settings,
           "account: connecting a phone shows each app's settings")
+    eventually(lambda: driver.execute_script("return document.querySelectorAll('#connect figure.qr svg path').length") == 3)
+    check(driver.execute_script("return document.querySelectorAll('#connect figure.qr svg path').length") == 3,
+          "account: a QR code for each app, drawn by the server")
     if SHOTS:
         screenshot("account-page.png")
     driver.find_element(By.CSS_SELECTOR, "#delete-form input").send_keys("newcomer")

@@ -65,6 +65,7 @@ func routeTable(_ c: Controllers) -> [Endpoint] {
         .patch("/v1/devices/{id}", c.devices.patch),
         .delete("/v1/devices/{id}", c.devices.delete),
         .post("/v1/devices/{id}/key", c.devices.rotateKey),
+        .post("/v1/devices/{id}/qr.svg", c.devices.setupCode),
         .post("/v1/track/owntracks", c.track.owntracks),
         .get("/v1/track/osmand", c.track.osmand),
         .post("/v1/track/osmand", c.track.osmand),

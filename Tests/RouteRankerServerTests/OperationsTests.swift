@@ -48,11 +48,11 @@ import Testing
             #expect(missing.status == .notFound)
             #expect(missing.errorCode == "not_found")
 
-            let wrong = try await client.send(.delete, "/v1/users/me")
+            let wrong = try await client.send(.put, "/v1/users/me")
             #expect(wrong.status == .methodNotAllowed)
             #expect(wrong.errorCode == "method_not_allowed")
             let allow = try #require(wrong.headers[.allow])
-            #expect(allow.contains("GET") && allow.contains("PATCH"))
+            #expect(allow.contains("GET") && allow.contains("PATCH") && allow.contains("DELETE"))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import QRCode
 import RouteRankerCore
 import RouteRankerModels
 import RouteRankerStorage
@@ -73,6 +74,43 @@ struct DevicesController: Sendable {
         try await devices.replaceKeyHash(id: device.id, with: Secret.hash(key))
         return DeviceKeyView(key: key, ingest: IngestAddresses(base: base(request), key: key))
     }
+
+    /// `POST /v1/devices/{id}/qr.svg` with `{"app", "key"}`: the QR code an app scans to be set up
+    /// (`DeviceSetupCode`), for the device's current key, as SVG. The key comes in the body, never
+    /// in the URL, since the server keeps only its hash; a key that is not the device's (an old
+    /// one) is `422`. Not stored by caches (`no-store`): the picture holds the key.
+    func setupCode(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
+        let device = try await owned(request, context)
+        let body = try await request.decodeJSON(DeviceSetupRequest.self)
+        guard let app = TrackerApp(rawValue: body.app) else {
+            let names = TrackerApp.allCases.map(\.rawValue).joined(separator: ", ")
+            throw APIError.invalid("'app' must be one of \(names)", field: "app")
+        }
+        guard body.key.utf8.count <= DeviceAuthenticator.maxKeyBytes,
+            Secret.matches(body.key, storedHash: device.keyHash)
+        else {
+            throw APIError.unprocessable(
+                "'key' is not this device's current key (a new key replaces the old one)",
+                details: ["field": .string("key")])
+        }
+        let ingest = IngestAddresses(base: base(request), key: body.key)
+        let text = DeviceSetupCode.text(app: app, ingest: ingest, owner: device.owner, key: body.key)
+        let modules: [[Bool]]
+        do {
+            modules = try QRCode.modules(for: text)
+        } catch .tooLong {
+            // Only a very long server address (a configured one, or the request's `Host`) can do this.
+            throw APIError.unprocessable("the server's address is too long for a QR code")
+        }
+        let svg = QRCodeSVG.svg(
+            modules: modules, title: "QR code: \(app.title) settings for \(device.name)",
+            moduleSize: Self.qrModulePixels)
+        return SVGResponse(svg: svg, etag: nil, cacheControl: "no-store")
+    }
+
+    /// Pixels a module of a setup QR code (OwnTracks', the largest, is about version 13: 69
+    /// modules and the quiet zone, about 600 pixels).
+    static let qrModulePixels = 8.0
 
     /// `DELETE /v1/devices/{id}`: `204`; the key stops working at once, the current route is
     /// finished (and judged by the trip rule); the device's routes stay.

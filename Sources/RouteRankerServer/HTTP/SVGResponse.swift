@@ -8,6 +8,8 @@ struct SVGResponse: ResponseGenerator {
     /// The document, or nil for `304 Not Modified`.
     var svg: String?
     var etag: ETag?
+    /// `no-store` for a picture that holds a secret (a device's setup code).
+    var cacheControl = "private, no-cache"
 
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
 
@@ -20,7 +22,7 @@ struct SVGResponse: ResponseGenerator {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers: HTTPFields = [.cacheControl: "private, no-cache"]
+        var headers: HTTPFields = [.cacheControl: cacheControl]
         if let etag { headers[.eTag] = etag.value }
         guard let svg else { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = "image/svg+xml; charset=utf-8"

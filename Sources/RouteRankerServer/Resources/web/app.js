@@ -451,7 +451,10 @@ async function recordsPage() {
 /// A record's progression as a step chart drawn here (time of the record against the date).
 function progressionChart(items) {
   if (items.length === 0) return el("p", { class: "note" }, "No efforts yet.");
-  const ns = "http://www.w3.org/2000/svg";
+  // SVG's namespace, as the HTML parser gives it to an <svg> (no URL written here).
+  const probe = document.createElement("div");
+  probe.innerHTML = "<svg></svg>";
+  const ns = probe.firstChild.namespaceURI;
   const svg = (tag, attributes, text) => {
     const node = document.createElementNS(ns, tag);
     for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
@@ -818,7 +821,24 @@ async function accountPage() {
     el("h2", {}, "Leave"), deleteForm);
 }
 
-/// What to type into each tracker app, with the app's own setting names (the key is shown once).
+/// The server's QR code for setting up `app` with this device: the key goes in the request's body
+/// (never in a URL), and the picture is imported as the other pictures are.
+function qrCode(device, app, label) {
+  const holder = el("figure", { class: "qr", "data-app": app, "aria-label": label }, el("p", { class: "note" }, "Drawing the code…"));
+  fetch(`/v1/devices/${encodeURIComponent(device.id)}/qr.svg`, {
+    method: "POST", headers: { Authorization: "Bearer " + localStorage.getItem(tokenKey), "Content-Type": "application/json" },
+    body: JSON.stringify({ app, key: device.key }),
+  }).then(async (response) => {
+    if (!response.ok) throw new Error(`The server answered ${response.status}.`);
+    const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
+    if (svg.nodeName !== "svg") throw new Error("not a picture");
+    holder.replaceChildren(document.importNode(svg, true), el("figcaption", {}, label));
+  }).catch((error) => holder.replaceChildren(el("p", { class: "error" }, error.message)));
+  return holder;
+}
+
+/// What to type into each tracker app, with the app's own setting names (the key is shown once),
+/// and a QR code each app (or the phone's camera) can scan instead.
 function phoneSettings(device, user) {
   const row = (name, value) => el("tr", {}, el("th", {}, name), el("td", {}, el("code", {}, value)));
   const table = (...rows) => el("table", { class: "settings" }, el("tbody", {}, rows));
@@ -828,11 +848,14 @@ function phoneSettings(device, user) {
     el("p", {}, "Preferences → Connection:"),
     table(row("Mode", "HTTP"), row("URL", device.ingest.owntracks), row("Authentication", "on"),
       row("User ID / Username", user), row("Password", device.key), row("Device ID", device.name)),
+    qrCode(device, "owntracks", "Scan with the phone's camera: OwnTracks opens and sets itself up"),
     el("h3", {}, "Traccar Client"),
     table(row("Server URL", device.ingest.osmand), row("Device identifier", device.key), row("Location accuracy", "high")),
+    qrCode(device, "osmand", "Scan in Traccar Client (the QR button on its settings screen)"),
     el("h3", {}, "GPSLogger (Android)"),
     el("p", {}, "Logging details → Log to custom URL:"),
     table(row("URL", device.ingest.gpslogger), row("HTTP Method", "GET")),
+    qrCode(device, "gpslogger", "Scan with any scanner and paste the text into the URL setting"),
   ];
 }
 
