@@ -20,16 +20,7 @@ struct BestEffortsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard let activity = Activity(rawValue: activity) else {
-            throw ValidationError("--activity must be one of walk, run, ride, drive, other")
-        }
-        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let route: RouteFile
-        do {
-            route = try RouteFile.read(data, fileName: file)
-        } catch let error as FormatError {
-            throw StatsFileError(description: "\(file): \(error.message)")
-        }
+        let (route, activity) = try StatsFileError.read(file, activity: activity)
         let kept = FileStats(file: route, activity: activity).ingest.kept
         let efforts = BestEfforts.compute(points: kept, activity: activity)
         print(json ? try Self.json(efforts) : Self.table(efforts, activity: activity))

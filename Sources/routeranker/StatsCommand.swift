@@ -17,16 +17,7 @@ struct StatsCommand: ParsableCommand {
     var activity: String = Activity.other.rawValue
 
     func run() throws {
-        guard let activity = Activity(rawValue: activity) else {
-            throw ValidationError("--activity must be one of walk, run, ride, drive, other")
-        }
-        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let route: RouteFile
-        do {
-            route = try RouteFile.read(data, fileName: file)
-        } catch let error as FormatError {
-            throw StatsFileError(description: "\(file): \(error.message)")
-        }
+        let (route, activity) = try StatsFileError.read(file, activity: activity)
         let result = FileStats(file: route, activity: activity)
         print(try result.statsJSON())
         let counts =
@@ -39,4 +30,18 @@ struct StatsCommand: ParsableCommand {
 /// A file that cannot be read as a route: reported as `Error: <file>: <why>`, without usage help.
 struct StatsFileError: Error, CustomStringConvertible {
     var description: String
+
+    /// The route file at `path` and the activity named `activity`, as the offline commands take
+    /// them (an unknown activity is a usage error; an unreadable file, this error).
+    static func read(_ path: String, activity: String) throws -> (RouteFile, Activity) {
+        guard let activity = Activity(rawValue: activity) else {
+            throw ValidationError("--activity must be one of walk, run, ride, drive, other")
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            return (try RouteFile.read(data, fileName: path), activity)
+        } catch let error as FormatError {
+            throw StatsFileError(description: "\(path): \(error.message)")
+        }
+    }
 }

@@ -76,17 +76,8 @@ struct PendingAccountRemovals: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await sweepOnce()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.warning("pending account deletions: \(error)")
-                }
-                try? await Task.sleep(for: interval)
-            }
+        await PeriodicPasses.run(every: interval, logger: logger, what: "pending account deletions") {
+            try await sweepOnce()
         }
     }
 

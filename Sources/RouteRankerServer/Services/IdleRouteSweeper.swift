@@ -21,19 +21,7 @@ struct IdleRouteSweeper: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await sweepOnce()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    // The database may be down: the next pass tries again; nothing is lost.
-                    logger.warning("idle route sweep failed: \(error)")
-                }
-                try? await Task.sleep(for: interval)
-            }
-        }
+        await PeriodicPasses.run(every: interval, logger: logger, what: "idle route sweep") { try await sweepOnce() }
     }
 
     /// One pass over the devices that are due now.
