@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import Metrics
 import Prometheus
+import RouteRankerCore
 import RouteRankerServer
 
 /// `routeranker serve`: runs the HTTP server until SIGINT or SIGTERM.
@@ -30,6 +31,20 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var publicURL: String?
 
+    @Option(
+        name: .customLong("tile-url"),
+        help:
+            "A map tile server for the web app's and link pages' maps, e.g. https://tile.example.org/{z}/{x}/{y}.png (default: $ROUTERANKER_TILE_URL, else none: maps without tiles, nothing from another origin)."
+    )
+    var tileURL: String?
+
+    @Option(
+        name: .customLong("tile-attribution"),
+        help:
+            "The tile server's credit, shown under every map over its tiles, e.g. \"© OpenStreetMap contributors\" (default: $ROUTERANKER_TILE_ATTRIBUTION; required with --tile-url)."
+    )
+    var tileAttribution: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -38,6 +53,22 @@ struct ServeCommand: AsyncParsableCommand {
             "How Linux schedules the server's threads: batch (SCHED_BATCH, no preemption when one thread wakes another) or unchanged (as started, e.g. by chrt)."
     )
     var scheduling: ThreadScheduling = .batch
+
+    /// The tile server the options (or the environment) name, if any.
+    func mapTiles(_ environment: [String: String]) throws -> MapTiles? {
+        guard let template = tileURL ?? environment["ROUTERANKER_TILE_URL"], !template.isEmpty else {
+            if tileAttribution != nil { throw ValidationError("--tile-attribution needs --tile-url") }
+            return nil
+        }
+        do {
+            return try MapTiles(
+                template: template, attribution: tileAttribution ?? environment["ROUTERANKER_TILE_ATTRIBUTION"] ?? "")
+        } catch {
+            throw ValidationError("--tile-url: \(error.description)")
+        }
+    }
+
+    func validate() throws { _ = try mapTiles(ProcessInfo.processInfo.environment) }
 
     func run() async throws {
         // First, so that the threads the server starts below inherit the policy.
@@ -49,7 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
             mongoDBURI: mongoDBURI ?? environment["MONGODB_URI"] ?? "mongodb://127.0.0.1:27017/",
             database: database ?? environment["ROUTERANKER_DATABASE"] ?? "routeranker",
             logLevel: logLevel,
-            publicURL: publicURL ?? environment["ROUTERANKER_PUBLIC_URL"]
+            publicURL: publicURL ?? environment["ROUTERANKER_PUBLIC_URL"],
+            mapTiles: try mapTiles(environment)
         )
         // swift-log's stream handler, with request metadata formatted only for lines written
         // (see `LazyMetadataLogHandler`).

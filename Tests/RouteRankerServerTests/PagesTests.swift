@@ -104,7 +104,70 @@ import Testing
 }
 
 enum WebPageExpectation {
-    static let policy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    static let policy = policy(tileOrigin: nil)
+
+    /// The pages' policy, written out: only the tile origin, when there is one, is added.
+    static func policy(tileOrigin: String?) -> String {
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:"
+            + (tileOrigin.map { " \($0)" } ?? "") + "; connect-src 'self'; "
+            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    }
+}
+
+/// Maps over an operator's tiles (`--tile-url`): the link page, the app's files and the maps
+/// asked for with `tiles=true` allow that origin's images, and nothing else; without a tile
+/// server, `tiles=true` gives the plain map and every policy stays as strict as ever.
+@Suite struct MapTilesPagesTests {
+    static let tiles = try! MapTiles(template: "https://tiles.example.org/{z}/{x}/{y}.png", attribution: "© Example")
+
+    @Test func aTileServerShowsOnTheLinkPageAndInTheAppsMaps() async throws {
+        try await withApp(configure: { $0.mapTiles = Self.tiles }) { client in
+            let scene = try await PrivacyZonesTests.scene(client)
+            let page = try await client.send(.get, "/l/\(scene.secret)")
+            let policy = try #require(page.headers[.contentSecurityPolicy])
+            #expect(policy == WebPageExpectation.policy(tileOrigin: "https://tiles.example.org"))
+            let html = page.text
+            let start = try #require(html.range(of: "<svg"))
+            let end = try #require(html.range(of: "</svg>", range: start.upperBound..<html.endIndex))
+            let map = try ParsedSVG(String(html[start.lowerBound..<end.upperBound]))
+            let hrefs = map.elements("image", class: "tile").compactMap { ParsedSVG.attribute($0, "href") }
+            #expect(!hrefs.isEmpty && hrefs.allSatisfy { $0.hasPrefix("https://tiles.example.org/") })
+            #expect(map.elements("g", class: "attribution").first?.stringValue == "© Example")
+            // The link holder's line still has only the points outside the zones.
+            #expect(map.elements("polyline", class: "route").first.map { ParsedSVG.points($0).count } == 24)
+
+            let index = try await client.send(.get, "/")
+            #expect(
+                index.headers[.contentSecurityPolicy]
+                    == WebPageExpectation.policy(tileOrigin: "https://tiles.example.org"))
+
+            for path in ["/v1/routes/\(scene.route)/map.svg", "/v1/links/\(scene.secret)/map.svg"] {
+                let tiled = try await client.send(.get, path + "?tiles=true", token: scene.olga)
+                #expect(tiled.status == .ok)
+                #expect(tiled.headers[.contentSecurityPolicy]?.contains("img-src https://tiles.example.org;") == true)
+                #expect(try ParsedSVG(tiled.text).elements("image", class: "tile").count >= 2)
+                let plain = try await client.send(.get, path, token: scene.olga)
+                #expect(try ParsedSVG(plain.text).elements("image").isEmpty)
+                #expect(plain.headers[.contentSecurityPolicy]?.contains("img-src") == false)
+                // A cached plain map is never taken for the tiled one.
+                #expect(plain.headers[.eTag] != tiled.headers[.eTag])
+                let wrong = try await client.send(.get, path + "?tiles=maybe", token: scene.olga)
+                #expect(wrong.status.code >= 400 && wrong.status.code < 500)
+                #expect(wrong.text.contains("'tiles' must be true or false"))
+            }
+        }
+    }
+
+    @Test func withoutATileServerNothingChanges() async throws {
+        try await withApp { client in
+            let scene = try await PrivacyZonesTests.scene(client)
+            let tiled = try await client.send(.get, "/v1/routes/\(scene.route)/map.svg?tiles=true", token: scene.olga)
+            let plain = try await client.send(.get, "/v1/routes/\(scene.route)/map.svg", token: scene.olga)
+            #expect(tiled.status == .ok && tiled.text == plain.text)
+            #expect(tiled.headers[.contentSecurityPolicy] == plain.headers[.contentSecurityPolicy])
+            let page = try await client.send(.get, "/l/\(scene.secret)")
+            #expect(page.headers[.contentSecurityPolicy] == WebPageExpectation.policy)
+            #expect(!page.text.contains("<image"))
+        }
+    }
 }

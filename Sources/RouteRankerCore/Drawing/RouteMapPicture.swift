@@ -1,7 +1,8 @@
 import Foundation
 
-/// A route drawn as a line on a blank Web Mercator map: fitted into the picture with the aspect
-/// kept, start and end marked, and a scale bar. No tiles: nothing but the points is shown.
+/// A route drawn as a line on a Web Mercator map: fitted into the picture with the aspect kept,
+/// start and end marked, and a scale bar. On a blank background by default (nothing but the points
+/// is shown, nothing is loaded); over an operator's ``MapTiles`` when given, with their attribution.
 public enum RouteMapPicture {
     /// Pixels kept free around the line.
     public static let margin = 24.0
@@ -14,15 +15,19 @@ public enum RouteMapPicture {
             minHeight: (width * 0.4).rounded(), maxHeight: (width * 1.25).rounded())
     }
 
-    /// The SVG of `points` (those the reader may see, in order) at `width` pixels, titled `title`.
-    public static func svg(points: [TrackPoint], width: Double, title: String) -> String {
-        let fit = fit(points, width: width)
+    /// The SVG of `points` (those the reader may see, in order) at `width` pixels, titled `title`;
+    /// over `tiles` when given (the picture then loads them from the tile server).
+    public static func svg(points: [TrackPoint], width: Double, title: String, tiles: MapTiles? = nil) -> String {
+        var fit = fit(points, width: width)
+        let zoom = tiles.map { fit.tileZoom(maxZoom: $0.maxZoom) }
+        if let zoom { fit = fit.atTileZoom(zoom) }
         var svg = SVGWriter(
             width: fit.width, height: fit.height, title: title,
             description: points.isEmpty ? "No points to show." : "The route drawn from \(points.count) points.")
         svg.element(
             "rect",
             ["class": "background", "width": .number(fit.width), "height": .number(fit.height), "fill": "#eef1ea"])
+        if let tiles, let zoom, !points.isEmpty { drawTiles(&svg, tiles: tiles, fit: fit, zoom: zoom) }
         guard let first = points.first, let last = points.last else {
             svg.element(
                 "text",
@@ -54,7 +59,42 @@ public enum RouteMapPicture {
                 "stroke": "#fff", "stroke-width": 2,
             ])
         drawScaleBar(&svg, fit: fit, latitude: (first.lat + last.lat) / 2)
+        if let tiles { drawAttribution(&svg, tiles.attribution, fit: fit) }
         return svg.finish()
+    }
+
+    private static func drawTiles(_ svg: inout SVGWriter, tiles: MapTiles, fit: MapFit, zoom: Int) {
+        svg.open("g", ["class": "tiles"])
+        for tile in MapTiles.covering(fit, zoom: zoom) {
+            svg.element(
+                "image",
+                [
+                    "class": "tile", "href": .text(tiles.url(z: tile.z, x: tile.x, y: tile.y)),
+                    "x": .number(tile.left), "y": .number(tile.top), "width": .number(MapTiles.size),
+                    "height": .number(MapTiles.size),
+                ])
+        }
+        svg.close()
+    }
+
+    /// The tile server's credit in the bottom-right corner, on a light band so that it reads over
+    /// any tile (its width estimated from the text: SVG cannot size a box to its text).
+    private static func drawAttribution(_ svg: inout SVGWriter, _ text: String, fit: MapFit) {
+        let bandWidth = min(fit.width, Double(text.count) * 6.2 + 10)
+        svg.open("g", ["class": "attribution"])
+        svg.element(
+            "rect",
+            [
+                "x": .number(fit.width - bandWidth), "y": .number(fit.height - 18), "width": .number(bandWidth),
+                "height": 18, "fill": "#ffffff", "fill-opacity": 0.8,
+            ])
+        svg.element(
+            "text",
+            [
+                "x": .number(fit.width - 5), "y": .number(fit.height - 5), "text-anchor": "end", "font-size": 11,
+                "fill": "#1e293b",
+            ], text: text)
+        svg.close()
     }
 
     /// The scale bar's length in metres for a picture at `metresPerPixel`: the largest 1, 2 or 5

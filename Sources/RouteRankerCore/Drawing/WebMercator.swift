@@ -72,9 +72,26 @@ public struct MapFit: Sendable {
         offsetY = (height - spanY * scale) / 2
     }
 
+    /// A picture `width` × `height` pixels at `scale` pixels per projected unit, `centre` (in
+    /// projected units) in its middle.
+    public init(width: Double, height: Double, scale: Double, centre: (x: Double, y: Double)) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        originX = centre.x
+        originY = centre.y
+        offsetX = width / 2
+        offsetY = height / 2
+    }
+
     /// The pixel position of a projected point.
     public func pixel(_ p: (x: Double, y: Double)) -> (x: Double, y: Double) {
         ((p.x - originX) * scale + offsetX, (p.y - originY) * scale + offsetY)
+    }
+
+    /// The projected point at the picture's pixel `p` (the inverse of ``pixel(_:)``).
+    public func projected(ofPicturePixel p: (x: Double, y: Double)) -> (x: Double, y: Double) {
+        ((p.x - offsetX) / scale + originX, (p.y - offsetY) / scale + originY)
     }
 
     /// Metres on the ground per pixel at latitude `lat`.

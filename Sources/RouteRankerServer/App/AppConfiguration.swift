@@ -1,4 +1,5 @@
 import Logging
+import RouteRankerCore
 import RouteRankerModels
 
 /// Everything the server needs to know to start: where to listen and where the database is.
@@ -20,6 +21,9 @@ public struct AppConfiguration: Sendable {
     /// The server's public URL (e.g. `https://rr.example.org`), for the absolute addresses a device
     /// gives to paste into tracker apps; `nil`: built from each request's `Host`.
     public var publicURL: String?
+    /// The operator's map tile server (`--tile-url`, `--tile-attribution`): maps in the web app
+    /// and on link pages are drawn over it; `nil` (the default): no tiles, no other origin.
+    public var mapTiles: MapTiles?
     /// How often the idle sweep finishes device routes that stopped receiving points.
     public var sweepInterval: Duration = .seconds(10)
 
@@ -31,7 +35,8 @@ public struct AppConfiguration: Sendable {
         logLevel: Logger.Level = .info,
         clock: WallClock = .system,
         similarCellBudget: Int = 40_000_000,
-        publicURL: String? = nil
+        publicURL: String? = nil,
+        mapTiles: MapTiles? = nil
     ) {
         self.host = host
         self.port = port
@@ -41,6 +46,7 @@ public struct AppConfiguration: Sendable {
         self.clock = clock
         self.similarCellBudget = similarCellBudget
         self.publicURL = publicURL
+        self.mapTiles = mapTiles
     }
 }
 

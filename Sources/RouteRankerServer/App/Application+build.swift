@@ -18,6 +18,7 @@ public func buildApplication(
     let controllers = Controllers(
         storage: storage, hub: hub, clock: configuration.clock, similarCellBudget: configuration.similarCellBudget,
         registry: registry, openAPIDocument: openAPIDocument, publicURL: configuration.publicURL,
+        mapTiles: configuration.mapTiles,
         sweepInterval: configuration.sweepInterval, logger: logger)
     let router = makeRouter(routeTable(controllers), registry: registry)
 

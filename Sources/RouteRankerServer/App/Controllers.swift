@@ -1,5 +1,6 @@
 import Logging
 import Prometheus
+import RouteRankerCore
 import RouteRankerModels
 import RouteRankerStorage
 
@@ -44,6 +45,7 @@ struct Controllers: Sendable {
     init(
         storage: Storage, hub: LiveHub, clock: WallClock, similarCellBudget: Int,
         registry: PrometheusCollectorRegistry, openAPIDocument: [UInt8], publicURL: String?,
+        mapTiles: MapTiles? = nil,
         sweepInterval: Duration, logger: Logger
     ) {
         let s = storage
@@ -66,7 +68,7 @@ struct Controllers: Sendable {
         let trips = DeviceTrips(
             devices: s.devices, routes: s.routes, buckets: s.buckets, finisher: finisher, removal: removal, clock: clock
         )
-        let routePictures = RoutePictures(buckets: s.buckets)
+        let routePictures = RoutePictures(buckets: s.buckets, tiles: mapTiles)
 
         operations = OperationsController(health: s.health, openAPIDocument: openAPIDocument, registry: registry)
         users = UsersController(users: s.users, auth: auth, clock: clock)

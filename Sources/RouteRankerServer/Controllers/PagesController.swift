@@ -48,28 +48,32 @@ struct PagesController: Sendable {
             "geojson": "/v1/links/\(secret)/points?format=geojson",
         ]
         let markup = [
-            "map": RouteMapPicture.svg(points: points, width: 720, title: "Map of \(route.name)"),
+            "map": RouteMapPicture.svg(
+                points: points, width: 720, title: "Map of \(route.name)", tiles: pictures.tiles(tiled: true)),
             "profile": ProfileChart.svg(
                 points: points, y: .elevation, x: .distance, width: 720, title: "Elevation profile of \(route.name)"),
         ]
-        return WebPage(html: PageTemplate.render(WebResources.text("link.html"), text: text, markup: markup))
+        return WebPage(
+            html: PageTemplate.render(WebResources.text("link.html"), text: text, markup: markup),
+            tileOrigin: pictures.tiles(tiled: true)?.origin)
     }
 
     /// `GET /`: the web app.
     func app(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try Self.asset("index.html")
+        try asset("index.html")
     }
 
     /// `GET /web/{file}`: the web app's scripts, styles and icons; anything else is `404`.
     func asset(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        try Self.asset(try context.parameters.require("file"))
+        try asset(try context.parameters.require("file"))
     }
 
-    private static func asset(_ name: String) throws -> Response {
+    private func asset(_ name: String) throws -> Response {
         guard let asset = WebResources.assets[name], !asset.bytes.isEmpty else {
             throw APIError.notFound("no such file")
         }
-        var headers = WebPage.securityHeaders
+        // The app's pages show maps over the operator's tiles, when there are some.
+        var headers = WebPage.securityHeaders(tileOrigin: pictures.tiles(tiled: true)?.origin)
         headers[.contentType] = asset.contentType
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))

@@ -1,5 +1,8 @@
+import Crypto
+import Foundation
 import Hummingbird
 import RouteRankerCore
+import RouteRankerModels
 
 /// Pictures of routes: the map and the profile for a route's readers, the map for link holders.
 /// Access is exactly the JSON's: `RouteAccess` for a token, the link check for a secret.
@@ -9,14 +12,10 @@ struct PicturesController: Sendable {
     let links: LinkAccess
     let pictures: RoutePictures
 
-    /// `GET /v1/routes/{id}/map.svg?width=`.
+    /// `GET /v1/routes/{id}/map.svg?width=&tiles=`.
     func routeMap(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
         let reading = try await access.reading(try context.parameters.require("id"), request)
-        let (route, lens) = (reading.route, reading.lens)
-        let width = try PictureQuery.width(request)
-        return try await SVGResponse.tagged(RoutePictures.etag(route, lens: lens, "map", String(width)), request) {
-            try await pictures.map(route, lens: lens, width: width)
-        }
+        return try await map(reading.route, lens: reading.lens, request)
     }
 
     /// `GET /v1/routes/{id}/profile.svg?y=elevation|speed|pace&x=distance|time&width=`.
@@ -32,14 +31,28 @@ struct PicturesController: Sendable {
         }
     }
 
-    /// `GET /v1/links/{secret}/map.svg?width=`: as anyone but the owner sees it.
+    /// `GET /v1/links/{secret}/map.svg?width=&tiles=`: as anyone but the owner sees it.
     func linkMap(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
         let route = try await links.route(secret: try context.parameters.require("secret"))
-        let width = try PictureQuery.width(request)
         let lens = try await viewer.lens(owner: route.owner, viewer: nil)
-        return try await SVGResponse.tagged(RoutePictures.etag(route, lens: lens, "map", String(width)), request) {
-            try await pictures.map(route, lens: lens, width: width)
+        return try await map(route, lens: lens, request)
+    }
+
+    /// The map of `route` through `lens` as the query asks; its tag names the tile server it is
+    /// drawn over, so that a cached plain map is never taken for a tiled one.
+    private func map(_ route: RouteRecord, lens: RouteViewer.Lens, _ request: Request) async throws -> SVGResponse {
+        let width = try PictureQuery.width(request)
+        let tiled = try PictureQuery.tiles(request)
+        let tiles = pictures.tiles(tiled: tiled)
+        let etag = RoutePictures.etag(route, lens: lens, "map", String(width), tiles.map(Self.tag) ?? "")
+        return try await SVGResponse.tagged(etag, request, tileOrigin: tiles?.origin) {
+            try await pictures.map(route, lens: lens, width: width, tiled: tiled)
         }
+    }
+
+    /// A short tag of a tile server: maps over different tiles (or credits) differ.
+    private static func tag(_ tiles: MapTiles) -> String {
+        String(Hex.string(SHA256.hash(data: Data((tiles.template + "\u{0}" + tiles.attribution).utf8))).prefix(12))
     }
 
     private static func choice<T: RawRepresentable & CaseIterable>(_ request: Request, _ name: String, default: T)

@@ -10,15 +10,22 @@ struct SVGResponse: ResponseGenerator {
     var etag: ETag?
     /// `no-store` for a picture that holds a secret (a device's setup code).
     var cacheControl = "private, no-cache"
+    /// The origin of the map tiles the picture shows (`MapTiles.origin`), if any: the only other
+    /// origin it may load from, and only images.
+    var tileOrigin: String? = nil
 
-    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+    static func contentSecurityPolicy(tileOrigin: String?) -> String {
+        "default-src 'none'; style-src 'unsafe-inline'; " + (tileOrigin.map { "img-src \($0); " } ?? "")
+            + "frame-ancestors 'self'"
+    }
 
     /// The answer for a request whose `If-None-Match` may name `etag`: `304` without drawing when
     /// it does, else the picture `draw` makes.
-    static func tagged(_ etag: ETag, _ request: Request, draw: () async throws -> String) async rethrows -> SVGResponse
-    {
+    static func tagged(
+        _ etag: ETag, _ request: Request, tileOrigin: String? = nil, draw: () async throws -> String
+    ) async rethrows -> SVGResponse {
         if etag.matches(request) { return SVGResponse(svg: nil, etag: etag) }
-        return SVGResponse(svg: try await draw(), etag: etag)
+        return SVGResponse(svg: try await draw(), etag: etag, tileOrigin: tileOrigin)
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -26,15 +33,25 @@ struct SVGResponse: ResponseGenerator {
         if let etag { headers[.eTag] = etag.value }
         guard let svg else { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = "image/svg+xml; charset=utf-8"
-        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy(tileOrigin: tileOrigin)
         headers[.xContentTypeOptions] = "nosniff"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: svg)))
     }
 }
 
-/// The query of a picture: `?width=` in pixels (100–2000, default 640).
+/// The query of a picture: `?width=` in pixels (100–2000, default 640); for maps, `?tiles=`.
 enum PictureQuery {
     static let defaultWidth = 640
+
+    /// `?tiles=true`: draw the map over the operator's tiles when the server has some (the plain
+    /// map otherwise, so that a page can always ask); `false`, the default: the plain map.
+    static func tiles(_ request: Request) throws -> Bool {
+        switch request.query["tiles"] {
+        case nil, "false": return false
+        case "true": return true
+        default: throw APIError.invalid("'tiles' must be true or false", field: "tiles")
+        }
+    }
 
     static func width(_ request: Request) throws -> Int {
         guard let raw = request.query["width"] else { return defaultWidth }

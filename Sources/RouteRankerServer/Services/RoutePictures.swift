@@ -7,6 +7,8 @@ import RouteRankerStorage
 /// through, so a point in a privacy zone never reaches anyone but the owner.
 struct RoutePictures: Sendable {
     let buckets: PointBuckets
+    /// The operator's map tiles (`--tile-url`), for maps that ask for them.
+    let tiles: MapTiles?
 
     /// The route's committed points the lens shows, in order.
     func visiblePoints(_ route: RouteRecord, lens: RouteViewer.Lens) async throws -> [TrackPoint] {
@@ -22,11 +24,15 @@ struct RoutePictures: Sendable {
         return points
     }
 
-    /// The map, `width` pixels wide.
-    func map(_ route: RouteRecord, lens: RouteViewer.Lens, width: Int) async throws -> String {
+    /// The map, `width` pixels wide; over the operator's tiles when `tiled` and there are some.
+    func map(_ route: RouteRecord, lens: RouteViewer.Lens, width: Int, tiled: Bool) async throws -> String {
         RouteMapPicture.svg(
-            points: try await visiblePoints(route, lens: lens), width: Double(width), title: "Map of \(route.name)")
+            points: try await visiblePoints(route, lens: lens), width: Double(width), title: "Map of \(route.name)",
+            tiles: tiled ? tiles : nil)
     }
+
+    /// The tiles a map asked for `tiled` is drawn over: the operator's, or none.
+    func tiles(tiled: Bool) -> MapTiles? { tiled ? tiles : nil }
 
     /// The profile chart, `width` pixels wide.
     func profile(_ route: RouteRecord, lens: RouteViewer.Lens, y: ProfileY, x: ProfileX, width: Int) async throws

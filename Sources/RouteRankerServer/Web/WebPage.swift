@@ -4,19 +4,24 @@ import Hummingbird
 import RouteRankerCore
 
 /// An HTML page for people, sent with a `Content-Security-Policy` that lets it use nothing from
-/// another origin (and no inline script or style), and without a `Referer` for where it links to
-/// (a link page's address holds its secret).
+/// another origin (and no inline script or style) but the operator's map tiles, when there are
+/// some; and without a `Referer` for where it links to (a link page's address holds its secret).
 struct WebPage: ResponseGenerator, Sendable, Equatable {
     var html: String
+    /// The origin of the map tiles the page may show (`MapTiles.origin`), if any.
+    var tileOrigin: String? = nil
 
-    static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    /// The policy of every page and web app file: its own origin only, and `tileOrigin`'s images.
+    static func contentSecurityPolicy(tileOrigin: String?) -> String {
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:"
+            + (tileOrigin.map { " " + $0 } ?? "") + "; connect-src 'self'; "
+            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    }
 
     /// Headers every page and web app file is sent with.
-    static var securityHeaders: HTTPFields {
+    static func securityHeaders(tileOrigin: String? = nil) -> HTTPFields {
         [
-            .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+            .contentSecurityPolicy: contentSecurityPolicy(tileOrigin: tileOrigin), .xContentTypeOptions: "nosniff",
             HTTPField.Name("Referrer-Policy")!: "no-referrer",
         ]
     }
@@ -25,7 +30,7 @@ struct WebPage: ResponseGenerator, Sendable, Equatable {
     static let linkGone = WebPage(html: WebResources.text("link-gone.html"))
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = Self.securityHeaders
+        var headers = Self.securityHeaders(tileOrigin: tileOrigin)
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "private, no-cache"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
