@@ -36,6 +36,8 @@ function duration(s) {
 const distance = (m) => (m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(2)} km`);
 const pace = (s) => (s === null || s === undefined ? "–" : duration(s) + " /km");
 const day = (iso) => (iso ? iso.slice(0, 10) : "–");
+/// A moment in the reader's own time zone, as their system writes dates and times.
+const moment = (iso) => (iso ? new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "medium" }) : "never");
 // People's units: pace for those on foot, km/h for those on wheels.
 const onFoot = (activity) => activity === "run" || activity === "walk";
 const rate = (metres, seconds, activity) => (!(seconds > 0) ? "–" : onFoot(activity)
@@ -137,6 +139,7 @@ const sections = {
   upload: uploadPage,
   import: importPage,
   account: accountPage,
+  device: devicePage,
 };
 
 async function myRoutes() {
@@ -202,7 +205,8 @@ async function routePage(id) {
       el("option", { value: "distance" }, "Distance"), el("option", { value: "time" }, "Time"))));
   const note = el("p", { class: "note", id: "route-note" }, `${route.activity} · ${day(route.started_at)} · ${route.state}`);
   const stats = statsList(route.stats, route.activity);
-  const map = picture(`${base}/map.svg?width=900`, "Map");
+  // Over the operator's map tiles when the server has some (the plain map otherwise).
+  const map = picture(`${base}/map.svg?width=900&tiles=true`, "Map");
   const parts = [el("h1", {}, route.name), note, stats, map, profileForm, profile];
   if (route.state === "recording") {
     // Follow the recording: new stats at once, the map and the profile redrawn after each append.
@@ -210,7 +214,7 @@ async function routePage(id) {
     const update = (summaryStats, state) => {
       stats.replaceChildren(...statsList(summaryStats, route.activity).childNodes);
       if (state) note.textContent = `${route.activity} · ${day(route.started_at)} · ${state}`;
-      repaint(map, () => `${base}/map.svg?width=900`);
+      repaint(map, () => `${base}/map.svg?width=900&tiles=true`);
       const data = new FormData(profileForm);
       repaint(profile, () => `${base}/profile.svg?width=900&y=${data.get("y")}&x=${data.get("x")}`);
     };
@@ -720,7 +724,7 @@ async function importProgress(id) {
     el("tbody", {}, files.items.map((f) => el("tr", { "data-status": f.status }, el("td", {}, f.file),
       el("td", {}, f.route ? el("a", { href: `#/route/${f.route}` }, words[f.status]) : words[f.status],
         f.error ? el("span", { class: "error" }, ` — ${f.error.message}`) : null))))),
-    files.next ? el("p", { class: "note" }, `The first 200 of ${files.total} files.`) : null);
+    files.next ? el("p", { class: "note" }, `The first 200 of ${files.total} files.`) : "");
 }
 
 async function accountPage() {
@@ -758,7 +762,8 @@ async function accountPage() {
     el("button", { type: "submit" }, "Save zones"));
 
   const deviceList = el("ul", { id: "device-list" }, devices.items.map((d) => el("li", {},
-    `${d.name} · ${d.activity} · ${d.counts.recorded} points recorded · last seen ${day(d.last_seen_at)}`,
+    el("a", { href: `#/device/${encodeURIComponent(d.id)}` }, d.name),
+    ` · ${d.activity} · ${d.counts.recorded} points recorded · last seen ${moment(d.last_seen_at)}`,
     d.current_route ? el("span", {}, " · ", el("a", { href: `#/route/${d.current_route}` }, "recording now")) : null)));
   const connect = el("div", { id: "connect" });
   const deviceForm = el("form", { id: "device-form", onsubmit: async (event) => {
@@ -766,7 +771,9 @@ async function accountPage() {
     const data = new FormData(event.target);
     try {
       const device = await api("/v1/devices", { method: "POST", body: { name: data.get("name"), activity: data.get("activity") } });
-      connect.replaceChildren(...phoneSettings(device, me.id));
+      connect.replaceChildren(...phoneSettings(device, me.id),
+        el("p", {}, el("a", { href: `#/device/${encodeURIComponent(device.id)}`, id: "device-page-link" },
+          `Watch ${device.name} record`), " once the app is set up."));
     } catch (error) { say(error.message); }
   } },
     el("label", {}, "Phone's name", el("input", { name: "name", required: true, value: "My phone" })),
@@ -819,6 +826,62 @@ async function accountPage() {
     } }, "Make a new token"),
     el("h2", {}, "Your data"), exportButton,
     el("h2", {}, "Leave"), deleteForm);
+}
+
+/// A phone's page: its counts, when it was last heard from, and the route it is recording,
+/// followed live through that route's own stream. Counts of points that add nothing to a route
+/// (duplicates, dropped, ignored) have no event, so the device is also asked again every few
+/// seconds while the page is open; that is also how a new route is noticed.
+async function devicePage(id) {
+  const path = `/v1/devices/${encodeURIComponent(id)}`;
+  const device = await api(path);
+  const facts = el("dl", { class: "stats", id: "device-counts" });
+  const current = el("section", { id: "device-route", "aria-label": "Current route" });
+  let following;  // the route shown, or null: none yet
+  const showFacts = (d) => {
+    const item = (name, value) => el("div", { "data-count": name, class: name === "Last seen" ? "wide" : "" },
+      el("dt", {}, name), el("dd", {}, value));
+    facts.replaceChildren(item("Received", d.counts.received), item("Recorded", d.counts.recorded),
+      item("Duplicates", d.counts.duplicates), item("Dropped", d.counts.dropped), item("Ignored", d.counts.ignored),
+      item("Last seen", moment(d.last_seen_at)));
+  };
+  const follow = async (routeID) => {
+    following = routeID;
+    if (!routeID) {
+      current.replaceChildren(el("h2", {}, "Not recording"),
+        el("p", { class: "note" }, "The phone's next point starts a route, shown here as it records."));
+      return;
+    }
+    const base = `/v1/routes/${encodeURIComponent(routeID)}`;
+    const route = await api(base);
+    const stats = statsList(route.stats, route.activity);
+    const map = picture(`${base}/map.svg?width=900&tiles=true`, "Map of the current route");
+    const update = (summaryStats) => {
+      stats.replaceChildren(...statsList(summaryStats, route.activity).childNodes);
+      repaint(map, () => `${base}/map.svg?width=900&tiles=true`);
+      refresh();
+    };
+    current.replaceChildren(el("h2", {}, "Recording: ", el("a", { href: `#/route/${encodeURIComponent(routeID)}`, id: "device-route-link" }, route.name)),
+      liveControls(`${base}/live`, update), stats, map);
+  };
+  let asking = false;
+  const refresh = async () => {
+    if (asking) return;
+    asking = true;
+    try {
+      const d = await api(path);
+      showFacts(d);
+      if (d.current_route !== following) await follow(d.current_route);
+    } catch { /* shown again at the next ask */ } finally { asking = false; }
+  };
+  const timer = setInterval(() => {
+    // The page was left: stop asking.
+    if (!document.body.contains(facts)) clearInterval(timer); else refresh();
+  }, 3000);
+  showFacts(device);
+  await follow(device.current_route);
+  show(el("h1", {}, device.name), el("p", { class: "note" }, `Records ${device.activity} · connected ${moment(device.created_at)}`),
+    facts, current, el("p", {}, el("a", { href: "#/account" }, "All phones and their settings")));
 }
 
 /// The server's QR code for setting up `app` with this device: the key goes in the request's body
