@@ -243,6 +243,8 @@ try:
     eventually(lambda: driver.execute_script(count.replace("COUNT", "Received")) == "5")
     check(driver.execute_script(count.replace("COUNT", "Received")) == "5",
           f"device page: the counts follow every message (received {driver.execute_script(count.replace('COUNT', 'Received'))})")
+    sideways = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    check(sideways <= 0, f"device page: nothing makes it scroll sideways ({sideways} px too wide)")
     if SHOTS:
         screenshot("device-page.png")
 

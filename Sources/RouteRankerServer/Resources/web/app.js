@@ -666,8 +666,8 @@ async function uploadPage() {
     ondragover: (event) => { event.preventDefault(); drop.classList.add("over"); },
     ondragleave: () => drop.classList.remove("over"),
     ondrop: (event) => { event.preventDefault(); drop.classList.remove("over"); upload([...event.dataTransfer.files]); } },
-    el("p", {}, "Drop route files here, or "), el("label", { class: "button" }, "choose files", input));
-  show(el("h1", {}, "Upload routes"),
+    el("p", {}, "Drop route files here, or pick them:"), el("label", { class: "button" }, "Upload routes", input));
+  show(el("h1", {}, "Upload"),
     el("p", {}, "GPX, FIT and TCX files from your watch or bike computer, or JSON, NDJSON and text files. Several at once."),
     drop,
     el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "File"), el("th", {}, "Progress"), el("th", {}, "Result"))), rows),
@@ -690,10 +690,10 @@ async function importPage(id) {
       else message.textContent = (answer.body && answer.body.error && answer.body.error.message) || `The server answered ${answer.status}.`;
     } catch (error) { message.textContent = error.message; }
   } });
-  show(el("h1", {}, "Import an archive"),
+  show(el("h1", {}, "Import from Strava"),
     el("p", {}, "On Strava: Settings → My Account → Download or Delete Your Account → Request your archive. " +
       "Upload the zip you get here (up to 4 GiB); GPX, FIT and TCX files in it become your routes, named as on Strava."),
-    el("label", { class: "button" }, "Choose the archive (.zip)", input), bar, message,
+    el("label", { class: "button" }, "Import an archive", input), " (a .zip)", bar, message,
     el("h2", {}, "Earlier imports"),
     list.items.length === 0 ? el("p", { class: "note" }, "None yet.") :
     el("ul", {}, list.items.map((job) => el("li", {}, el("a", { href: `#/import/${job.id}` }, `${day(job.created_at)} · ${job.state}`),
@@ -806,8 +806,8 @@ async function accountPage() {
       signIn();
     } catch (error) { say(error.message); }
   } },
-    el("label", {}, `Type your id (${me.id}) to delete your account and everything in it`,
-      el("input", { name: "confirm", autocomplete: "off", required: true })),
+    el("label", {}, "Type your id to confirm",
+      el("input", { name: "confirm", autocomplete: "off", required: true, "aria-describedby": "delete-hint" })),
     el("button", { type: "submit", class: "danger" }, "Delete my account"));
 
   show(el("h1", {}, "Account"), message,
@@ -825,7 +825,9 @@ async function accountPage() {
       } catch (error) { say(error.message); }
     } }, "Make a new token"),
     el("h2", {}, "Your data"), exportButton,
-    el("h2", {}, "Leave"), deleteForm);
+    el("h2", {}, "Leave"),
+    el("p", { id: "delete-hint" }, `Deleting your account removes it and everything in it — routes, shares, links, `
+      + `groups, segments, phones — for good. Your id is ${me.id}.`), deleteForm);
 }
 
 /// A phone's page: its counts, when it was last heard from, and the route it is recording,
