@@ -40,10 +40,10 @@ final class CoalescedCommits: Sendable {
     /// Stores `request.documents` in `target` (a document whose insert fails counts as stored when
     /// `request.isStored` says so), then applies the update to `collection`. Whether the update matched: true
     /// or false, or nil when the reply cannot say (see `MongoCollection.updateOneCoalesced`).
-    func commit(_ request: Request, in collection: MongoCollection, after target: MongoCollection) async throws
-        -> Bool?
-    {
-        try await coalescer.run(request) { requests in
+    func commit(
+        _ request: Request, in collection: MongoCollection, after target: MongoCollection, linger: Duration = .zero
+    ) async throws -> Bool? {
+        try await coalescer.run(request, linger: linger) { requests in
             try await collection.run(with: target) { updates, inserts in
                 try Self.send(requests, updates: updates, inserts: inserts)
             }

@@ -34,17 +34,19 @@ final class CoalescedReads: Sendable {
     /// The documents of `collection` (the one this reader is for) whose `_id` is one of `ids`
     /// (strings), by `_id`; ids with no document are absent. `ids` may be empty (no read) and may
     /// repeat. The result holds only documents of `ids`, though the query read other callers' too.
-    func documents(_ ids: [String], in collection: MongoCollection) async throws -> [String: BSONDocument] {
+    func documents(_ ids: [String], in collection: MongoCollection, linger: Duration = .zero) async throws
+        -> [String: BSONDocument]
+    {
         guard ids.count <= maxBatch else {
             var found: [String: BSONDocument] = [:]
             for start in stride(from: 0, to: ids.count, by: maxBatch) {
                 let part = Array(ids[start..<min(start + maxBatch, ids.count)])
-                found.merge(try await documents(part, in: collection)) { first, _ in first }
+                found.merge(try await documents(part, in: collection, linger: linger)) { first, _ in first }
             }
             return found
         }
         guard !ids.isEmpty else { return [:] }
-        return try await coalescer.run(ids) { requests in
+        return try await coalescer.run(ids, linger: linger) { requests in
             var seen: Set<String> = []
             var list: [BSONValue] = []
             for id in requests.joined() where seen.insert(id).inserted { list.append(.string(id)) }

@@ -47,8 +47,11 @@ public struct MongoCollection: Sendable {
     /// with the ids that concurrent callers ask for (`CoalescedReads`): under load, one round trip
     /// serves many requests. Every document is read after this call began; nothing is cached. The
     /// result holds only the documents of `ids`, never those concurrent callers asked for.
-    public func documents(ids: [String]) async throws -> [String: BSONDocument] {
-        try await database.client.coalescedReads(of: self).documents(ids, in: self)
+    ///
+    /// `linger`: how long a read that finds no other to share with waits for some (see
+    /// `Coalescer.run(_:linger:send:)`); zero, the default, reads at once.
+    public func documents(ids: [String], linger: Duration = .zero) async throws -> [String: BSONDocument] {
+        try await database.client.coalescedReads(of: self).documents(ids, in: self, linger: linger)
     }
 
     /// The documents of this collection whose `_id` is one of `ids` and those of `other` whose `_id`
@@ -96,10 +99,14 @@ public struct MongoCollection: Sendable {
     /// (`Coalescer`). Whether it matched a document: true or false, or nil when the reply cannot
     /// say: it counts matches only in total, so when some statements of a batch matched and some
     /// did not, which did is for the caller to find out (say, by a value its update set). Use it
-    /// for updates whose statements, when they match, always change the document.
-    public func updateOneCoalesced(filter: BSONDocument, update: BSONDocument) async throws -> Bool? {
-        try await database.client.coalescedUpdates(of: self).run(UpdateStatement(filter: filter, update: update)) {
-            statements in
+    /// for updates whose statements, when they match, always change the document. `linger`: as for
+    /// `documents(ids:linger:)`.
+    public func updateOneCoalesced(filter: BSONDocument, update: BSONDocument, linger: Duration = .zero)
+        async throws -> Bool?
+    {
+        try await database.client.coalescedUpdates(of: self).run(
+            UpdateStatement(filter: filter, update: update), linger: linger
+        ) { statements in
             let (errors, matched) = try await run { try $0.updateEach(statements.map { ($0.filter, $0.update) }) }
             let applied = errors.count { $0 == nil }
             let verdict: Bool? = matched == applied ? true : matched == 0 ? false : nil
@@ -114,10 +121,11 @@ public struct MongoCollection: Sendable {
     /// stored. If one of `documents` cannot be stored, that error is thrown and nothing is updated.
     public func updateOneCoalesced(
         filter: BSONDocument, update: BSONDocument, afterStoring documents: [BSONDocument], in target: MongoCollection,
-        isStored: @escaping @Sendable (MongoError) -> Bool
+        isStored: @escaping @Sendable (MongoError) -> Bool, linger: Duration = .zero
     ) async throws -> Bool? {
         try await database.client.coalescedCommits(of: self, after: target).commit(
-            .init(documents: documents, filter: filter, update: update, isStored: isStored), in: self, after: target)
+            .init(documents: documents, filter: filter, update: update, isStored: isStored), in: self, after: target,
+            linger: linger)
     }
 
     /// The first document matching `filter` (in natural order), or nil.

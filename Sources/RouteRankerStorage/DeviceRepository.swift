@@ -43,10 +43,12 @@ package struct DeviceRepository: Sendable {
     /// concurrent messages (see `DeviceKey`), or, for a key from before keys named their device, the
     /// one with that digest. Nothing is cached, so a replaced key or a deleted device stops working
     /// at once.
-    package func find(key: String) async throws -> DeviceRecord? {
+    package func find(key: String, linger: Duration = .zero) async throws -> DeviceRecord? {
         switch DeviceKey(key) {
         case .named(let id):
-            return try await collection.documents(ids: [id])[id].flatMap(Self.record).flatMap { $0.deleted ? nil : $0 }
+            return try await collection.documents(ids: [id], linger: linger)[id].flatMap(Self.record).flatMap {
+                $0.deleted ? nil : $0
+            }
         case .unnamed:
             return try await find(keyHash: Secret.hash(key))
         case .malformed:
@@ -162,14 +164,15 @@ package struct DeviceRepository: Sendable {
     /// becomes idle): one single-document write of commutative operators, sent in one `update`
     /// with the counts of concurrent messages (and acknowledged, journaled, only once that is).
     package func count(
-        _ outcome: TrackOutcome, deviceID: String, now: Date, recordedT: Double?, idleAt: Date?
+        _ outcome: TrackOutcome, deviceID: String, now: Date, recordedT: Double?, idleAt: Date?,
+        linger: Duration = .zero
     ) async throws {
         var update: BSONDocument = [
             "$inc": ["counts.received": 1, "counts.\(outcome.rawValue)": 1],
             "$set": ["last_seen_at": .date(now)],
         ]
         if let recordedT, let idleAt { update["$max"] = ["last_t": .double(recordedT), "due_at": .date(idleAt)] }
-        _ = try await collection.updateOneCoalesced(filter: ["_id": .string(deviceID)], update: update)
+        _ = try await collection.updateOneCoalesced(filter: ["_id": .string(deviceID)], update: update, linger: linger)
     }
 
     /// Devices the sweep must look at by `now`, earliest first.

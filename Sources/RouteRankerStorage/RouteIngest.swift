@@ -82,13 +82,15 @@ package struct RouteIngest {
     /// Makes everything visible at once (`state`, if given, too): a new route is inserted; an
     /// existing one is replaced only if it is still at the version this ingest started from
     /// (else `VersionConflict`: another writer got there first).
-    package mutating func commit(state: RouteState? = nil) async throws -> RouteRecord {
+    /// `linger`: how long the commit waits for concurrent commits to share its command when it
+    /// finds none (`RouteRepository.commit(_:over:stored:bucket:linger:)`).
+    package mutating func commit(state: RouteState? = nil, linger: Duration = .zero) async throws -> RouteRecord {
         guard !overLimit else { throw PointLimitExceeded(limit: Self.maxPoints) }
         if let state { route.state = state }
         route.layout.appendToTail(open)
         open = []
         route.version = baseVersion + 1
-        try await routes.commit(route, over: baseVersion, stored: stored, bucket: unstored)
+        try await routes.commit(route, over: baseVersion, stored: stored, bucket: unstored, linger: linger)
         unstored = nil
         return route
     }

@@ -96,9 +96,11 @@ package struct RouteRepository: Sendable {
     /// commands with concurrent commits. Each commit also adds an id of its own to `commits` (the
     /// route's last `commitsKept`): when some commits of a batch matched and some did not, the
     /// reply does not say which, and the stored ids do. A first commit (`base` 0) of a route that
-    /// exists already throws `RouteAlreadyExists`.
+    /// exists already throws `RouteAlreadyExists`. `linger`: how long an update that finds no
+    /// concurrent commit to share its command with waits for some (zero: it sends at once).
     package func commit(
-        _ route: RouteRecord, over base: Int, stored: RouteRecord? = nil, bucket: PointBuckets.Pending? = nil
+        _ route: RouteRecord, over base: Int, stored: RouteRecord? = nil, bucket: PointBuckets.Pending? = nil,
+        linger: Duration = .zero
     ) async throws {
         var document = try route.document
         // The start first, like the points: invisible until the route document names it.
@@ -135,9 +137,9 @@ package struct RouteRepository: Sendable {
             if let bucket {
                 try await collection.updateOneCoalesced(
                     filter: filter, update: update, afterStoring: [bucket.document], in: bucket.buckets.collection,
-                    isStored: StorageBatching.bucketAlreadyStored)
+                    isStored: StorageBatching.bucketAlreadyStored, linger: linger)
             } else {
-                try await collection.updateOneCoalesced(filter: filter, update: update)
+                try await collection.updateOneCoalesced(filter: filter, update: update, linger: linger)
             }
         switch matched {
         case true: return

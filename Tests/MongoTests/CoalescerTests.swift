@@ -40,6 +40,27 @@ import Testing
         #expect(coalescer.commandsSent == 2)
     }
 
+    /// A caller alone that lingers sends nothing until its time is up, and the callers who come
+    /// meanwhile join its command, in order; afterwards a caller alone goes first again.
+    @Test func aLingeringCallerTakesThoseWhoComeMeanwhile() async throws {
+        let coalescer = Coalescer<Int, String>(maxInFlight: 1, maxBatch: 10, maxWaiting: 10)
+        let commands = GatedCommands()
+        let first = commands.start(0, on: coalescer, linger: .seconds(2))
+        let joined = try await commands.startWaiting(1...3, on: coalescer)
+        #expect(coalescer.commandsSent == 0, "nothing is sent while the first caller lingers")
+        let shared = try await commands.next()
+        #expect(shared.requests == [0, 1, 2, 3] && shared.sender == 0)
+        #expect(coalescer.callersWaiting == 0)
+        shared.answer()
+        #expect(try await first.value == "answer 0")
+        for (request, caller) in zip(1...3, joined) { #expect(try await caller.value == "answer \(request)") }
+        let alone = commands.start(4, on: coalescer, linger: .milliseconds(10))
+        let own = try await commands.next()
+        #expect(own.requests == [4] && coalescer.commandsSent == 2)
+        own.answer()
+        #expect(try await alone.value == "answer 4")
+    }
+
     /// Up to `maxInFlight` callers send commands of their own; the next ones gather, and the first
     /// command to end (whichever) sends their batch.
     @Test func upToMaxInFlightCommandsRunAtOnce() async throws {
@@ -212,8 +233,8 @@ private final class GatedCommands: Sendable {
     }
 
     /// A caller that asks for `request`, sending with a command of its own.
-    func start(_ request: Int, on coalescer: Coalescer<Int, String>) -> Caller {
-        Caller { try await coalescer.run(request, send: self.command(sender: request)) }
+    func start(_ request: Int, on coalescer: Coalescer<Int, String>, linger: Duration = .zero) -> Caller {
+        Caller { try await coalescer.run(request, linger: linger, send: self.command(sender: request)) }
     }
 
     /// Callers for `requests`, each started once the one before waits in a pending batch, so that
