@@ -125,7 +125,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // jemalloc (Debian's libjemalloc) as the server's allocator: a request allocates and
+            // frees hundreds of small objects across threads, where glibc's malloc spent a tenth of
+            // a tracker point's CPU (`perf`); measured: docs/performance.md.
+            linkerSettings: [.linkedLibrary("jemalloc")]
         ),
 
         // Shared by the test targets: where the test database is, and a database process of a
