@@ -76,7 +76,8 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
     /// another caller's, which does the same).
     ///
     /// `linger`: how long a caller that finds nobody to share with waits for company before it
-    /// sends (zero: it sends at once). Callers that arrive meanwhile join its batch. For requests
+    /// sends (zero, or a coalescer with more than one command in flight: it sends at once).
+    /// Callers that arrive meanwhile join its batch. For requests
     /// that come at a steady, moderate rate (phones reporting every few seconds) the natural
     /// gathering behind a command under way seldom happens; a few milliseconds of waiting then
     /// turn several commands, each a round trip, a journal commit and thread wake-ups, into one.
@@ -88,7 +89,9 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
         }
         if alone {
             let batch = Batch(requests: [request], waiters: [nil], weight: weight(request))
-            guard linger > .zero else { return try await send(batch, command) }
+            // Only with one command in flight at most: then none can end while this caller
+            // lingers and hand its pending batch, whose sender is waiting here, to nobody.
+            guard linger > .zero, maxInFlight == 1 else { return try await send(batch, command) }
             return try await send(try await gathered(batch, for: linger), command)
         }
         let requestWeight = weight(request)

@@ -118,15 +118,19 @@ package struct DeviceRepository: Sendable {
         try await collection.deleteOne(["_id": .string(id), "deleted": true])
     }
 
-    /// Claims `route` as the device's recording route, if the device still has none and is still
-    /// at the version read: the one write that decides, among any number of processes, which
-    /// route a device records into.
-    package func claim(_ device: DeviceRecord, route: String) async throws -> Bool {
+    /// Claims `route` as the device's recording route, if the device still has none, no finish
+    /// pending, and is still at the version read: the one write that decides, among any number of
+    /// processes, which route a device records into. The device is due for the idle sweep at
+    /// `idleAt` (its first point's time plus the split), not earlier: a `due_at` left in the past by
+    /// the finish before it would let a sweep, in any process, take the new route for an idle one
+    /// between this claim and its message's counters, and delete it as no trip.
+    package func claim(_ device: DeviceRecord, route: String, idleAt: Date) async throws -> Bool {
         let result = try await collection.updateOne(
             filter: [
                 "_id": .string(device.id), "version": .int(device.version), "current_route": .null, "deleted": false,
+                "finishing": ["$size": 0],
             ],
-            update: ["$set": ["current_route": .string(route)], "$inc": ["version": 1]])
+            update: ["$set": ["current_route": .string(route), "due_at": .date(idleAt)], "$inc": ["version": 1]])
         return result.matchedCount == 1
     }
 

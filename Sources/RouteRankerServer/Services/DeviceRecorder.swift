@@ -67,7 +67,8 @@ struct DeviceRecorder: Sendable {
             guard let routeID = device.currentRoute else {
                 if let outcome = refusedAsFirst(point, device) { return outcome }
                 let id = NewID.make()
-                guard try await devices.claim(device, route: id) else { continue }
+                let idleAt = clock.now.addingTimeInterval(Double(device.splitAfterS))
+                guard try await devices.claim(device, route: id, idleAt: idleAt) else { continue }
                 if try await start(id, with: point, for: device) { return .recorded }
                 continue
             }
