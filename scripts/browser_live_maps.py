@@ -20,25 +20,21 @@ import urllib.request
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+import browser_common
+from browser_common import check, chromium, failures
+
+# Tiles and live points take a little longer than the first script's pages: 10 s, not 8.
+def eventually(condition, seconds=10):
+    return browser_common.eventually(condition, seconds)
 
 BASE = sys.argv[1]
 TILE_PORT = int(sys.argv[2])
 TILES = f"http://127.0.0.1:{TILE_PORT}"
 SHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
 ATTRIBUTION = "Test tiles © RouteRanker"
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message, flush=True)
-    if not condition:
-        failures.append(message)
-
-
 def call(method, path, body=None, token=None, headers=None):
     request = urllib.request.Request(
         BASE + path, method=method, data=None if body is None else json.dumps(body).encode(),
@@ -47,18 +43,6 @@ def call(method, path, body=None, token=None, headers=None):
     with urllib.request.urlopen(request) as answer:
         text = answer.read()
         return json.loads(text) if text else None
-
-
-def eventually(condition, seconds=10):
-    end = time.time() + seconds
-    while time.time() < end:
-        try:
-            if condition():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.1)
-    return False
 
 
 # ---- The tile server ------------------------------------------------------------------------------
@@ -124,15 +108,7 @@ def own_tracks(lat, lon, tst):
 
 
 # ---- The browser ----------------------------------------------------------------------------------
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1500",
-                 "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
-    options.add_argument(argument)
-options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
-driver.set_page_load_timeout(30)
+driver = chromium(logs=("performance", "browser"))
 wait = WebDriverWait(driver, 15)
 requested = []
 console = []

@@ -42,25 +42,16 @@ import urllib.request
 import zipfile
 from importlib.resources import files as package_files
 
-from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from browser_common import check, chromium, eventually, failures
+
 BASE = sys.argv[1]
 SHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
 SCRIPT_NAME = "<script>alert(1)</script>"
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message, flush=True)
-    if not condition:
-        failures.append(message)
-
-
 def call(method, path, body=None, token=None):
     request = urllib.request.Request(
         BASE + path, method=method, data=None if body is None else json.dumps(body).encode(),
@@ -119,19 +110,8 @@ group_ids = list(groups.values())
 ranking = call("GET", f"/v1/compare?groups={','.join(group_ids)}", token=ada)["ranking"]
 
 # ---- The browser ----------------------------------------------------------------------------------
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1500",
-                 "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-default-apps"]:
-    options.add_argument(argument)
-options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
 downloads = tempfile.mkdtemp(prefix="routeranker-browser-downloads-")
-options.add_experimental_option("prefs", {"download.default_directory": downloads,
-                                          "download.prompt_for_download": False})
-driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
-driver.set_page_load_timeout(30)
-driver.set_script_timeout(30)
+driver = chromium(prefs={"download.default_directory": downloads, "download.prompt_for_download": False})
 wait = WebDriverWait(driver, 15)
 files = None  # the files the new person uploads, made further on
 requested = []
@@ -161,19 +141,6 @@ def screenshot(name):
     time.sleep(0.2)
     os.makedirs(SHOTS, exist_ok=True)
     check(driver.save_screenshot(os.path.join(SHOTS, name)), f"screenshot {name} saved")
-
-
-def eventually(condition, seconds=8):
-    """Waits until condition() is true (checked every 0.1 s); never raises on a timeout."""
-    end = time.time() + seconds
-    while time.time() < end:
-        try:
-            if condition():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.1)
-    return False
 
 
 # axe-core, as the pinned axe-core-python ships it. WebDriver's scripts run through DevTools, which
