@@ -37,6 +37,13 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
         case task(UnownedJob)
         case call(Job)
         case giveUp(Job)
+        case timer(Job)
+    }
+
+    /// A job to run once `deadline` has passed (`schedule(at:_:)`).
+    private struct Timer {
+        let deadline: ContinuousClock.Instant
+        let job: Job
     }
 
     /// A call waiting for a slot, and what to do instead once it has waited past `deadline` (if
@@ -70,6 +77,14 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     /// come back for it rather than waking another thread past this.
     private let maxRunning = max(1, ProcessInfo.processInfo.activeProcessorCount)
     private var isShutDown = false
+    /// Timers not yet due, earliest first.
+    private var timers: [Timer] = []
+    /// The deadline an idle thread waits for, if one watches the timers. One at most, so that a
+    /// deadline wakes one thread, not every idle one.
+    private var watchingUntil: ContinuousClock.Instant?
+    /// Threads running a timer's job: what such a job queues (a sleeping task's resumption), that
+    /// thread takes itself right after, so no other thread is woken for it.
+    private var timersRunning = 0
     private let finished = DispatchGroup()
     /// The time against which waiting calls' `maxWait` is measured: the continuous clock's, or a
     /// test's, which then moves only when the test says.
@@ -169,6 +184,42 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
         finishCall()
     }
 
+    /// Runs `job` (short, non-blocking) on one of the threads once `deadline` has passed; once shut
+    /// down, at once on the caller's thread.
+    ///
+    /// An idle thread waits for the earliest deadline and runs the job itself: a sleeping task
+    /// (`sleep(for:)`) then costs one thread wake-up. `Task.sleep` costs three on Linux (Dispatch's
+    /// timer thread, one of its workers, then one of these) and Dispatch's own bookkeeping.
+    func schedule(at deadline: ContinuousClock.Instant, _ job: @escaping Job) {
+        condition.lock()
+        guard !isShutDown else {
+            condition.unlock()
+            job()
+            return
+        }
+        let index = timers.firstIndex { $0.deadline > deadline } ?? timers.count
+        timers.insert(Timer(deadline: deadline, job: job), at: index)
+        if let watched = watchingUntil {
+            // The watching thread waits for a later deadline: all are woken, so that it looks again.
+            if deadline < watched { condition.broadcast() }
+        } else if !isCurrentThread {
+            // One of the pool's threads, the scheduler's own, comes back for work soon and watches
+            // then; any other caller wakes an idle thread to watch.
+            wakeWatcherIfNeeded()
+        }
+        condition.unlock()
+    }
+
+    /// Suspends the calling task for `duration` (at least), on this pool's timers
+    /// (`schedule(at:_:)`). Not cancellable: meant for waits of milliseconds.
+    func sleep(for duration: Duration) async {
+        guard duration > .zero else { return }
+        let deadline = now() + duration
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            schedule(at: deadline) { continuation.resume() }
+        }
+    }
+
     /// Runs a task's job on one of the threads; once shut down, on the global executor instead,
     /// since a task's job cannot be dropped.
     func enqueue(_ job: consuming ExecutorJob) {
@@ -204,16 +255,25 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     /// holds the lock.
     private func wakeIfNeeded() {
         let running = threadCount - idleThreads + wakesPending - blockedThreads
-        guard !runnable.isEmpty, idleThreads > wakesPending, running < maxRunning else { return }
+        guard runnable.count > timersRunning, idleThreads > wakesPending, running < maxRunning else { return }
         wakesPending += 1
         condition.signal()
     }
 
-    /// The current thread is about to block in a call: another may have to run the queued work.
+    /// Wakes an idle thread to watch the timers if none does. The caller holds the lock.
+    private func wakeWatcherIfNeeded() {
+        guard !timers.isEmpty, watchingUntil == nil, idleThreads > wakesPending else { return }
+        wakesPending += 1
+        condition.signal()
+    }
+
+    /// The current thread is about to block in a call: another may have to run the queued work, or
+    /// watch the timers in its place.
     /// The caller holds the lock.
     private func startBlocking() {
         blockedThreads += 1
         wakeIfNeeded()
+        wakeWatcherIfNeeded()
     }
 
     /// A call is done: its slot passes to the next waiting call, or becomes free. The caller holds
@@ -244,23 +304,43 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
                 releaseSlot()
             case .giveUp(let job):
                 job()
+            case .timer(let job):
+                job()
+                condition.lock()
+                timersRunning -= 1
+                condition.unlock()
             }
         }
     }
 
-    /// The next work, or nil once shut down and drained.
+    /// The next work, or nil once shut down and drained. A due timer comes after queued work
+    /// (it was due at the earliest when it was looked at), and before waiting.
     private func takeWork() -> Work? {
         condition.lock()
         defer { condition.unlock() }
         while runnable.isEmpty {
+            if let first = timers.first, isShutDown || first.deadline <= now() {
+                timers.removeFirst()
+                timersRunning += 1
+                return .timer(first.job)
+            }
             // Waiting calls get a slot as running ones finish; stay until they have run.
             if isShutDown && waitingCalls.isEmpty { return nil }
             idleThreads += 1
-            condition.wait()
+            let signalled: Bool
+            if let first = timers.first, watchingUntil == nil {
+                watchingUntil = first.deadline
+                let seconds = (first.deadline - now()) / .seconds(1)
+                signalled = condition.wait(until: Date(timeIntervalSinceNow: max(0, seconds)))
+                watchingUntil = nil
+            } else {
+                condition.wait()
+                signalled = true
+            }
             idleThreads -= 1
             // A spurious wake-up may leave the count of signalled threads behind; it only counts up
-            // to the idle threads.
-            wakesPending = max(0, min(wakesPending - 1, idleThreads))
+            // to the idle threads. A watch that timed out was not signalled.
+            if signalled { wakesPending = max(0, min(wakesPending - 1, idleThreads)) }
         }
         let work = runnable.popFirst()
         if case .call = work { startBlocking() }

@@ -30,9 +30,12 @@ final class CoalescedCommits: Sendable {
     /// How many callers wait in pending batches.
     var callersWaiting: Int { coalescer.callersWaiting }
 
-    init(maxInFlight: Int, maxBatch: Int, maxWaiting: Int) {
+    init(
+        maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) {
         // A batch is weighed by its documents (each may be large) and its statements.
-        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting) {
+        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, sleep: sleep) {
             $0.documents.count + 1
         }
     }

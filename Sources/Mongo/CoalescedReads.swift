@@ -27,8 +27,11 @@ final class CoalescedReads: Sendable {
     /// How many callers wait in pending batches.
     var callersWaiting: Int { coalescer.callersWaiting }
 
-    init(maxInFlight: Int, maxBatch: Int, maxWaiting: Int) {
-        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting) { $0.count }
+    init(
+        maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) {
+        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, sleep: sleep) { $0.count }
     }
 
     /// The documents of `collection` (the one this reader is for) whose `_id` is one of `ids`

@@ -30,6 +30,8 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
     /// (`MongoError.overloaded`), as the pool refuses calls past its own bound on waiting.
     let maxWaiting: Int
     private let weight: @Sendable (Request) -> Int
+    /// How a lingering caller waits (`run(_:linger:send:)`).
+    private let sleep: Sleep
     private let state = Mutex(State())
     private let sent = Atomic<Int>(0)
 
@@ -64,11 +66,21 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
         case send(Batch)
     }
 
-    init(maxInFlight: Int, maxBatch: Int, maxWaiting: Int, weight: @escaping @Sendable (Request) -> Int = { _ in 1 }) {
+    /// Suspends a lingering caller for the time given.
+    typealias Sleep = @Sendable (Duration) async -> Void
+
+    /// `sleep`: how a lingering caller waits; a client's coalescers wait on its pool's timers
+    /// (`BlockingPool.sleep(for:)`), which wake fewer threads than `Task.sleep`.
+    init(
+        maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
+        sleep: @escaping Sleep = { try? await Task.sleep(for: $0) },
+        weight: @escaping @Sendable (Request) -> Int = { _ in 1 }
+    ) {
         precondition(maxInFlight > 0 && maxBatch > 0, "a coalescer needs room for one command of one request")
         self.maxInFlight = maxInFlight
         self.maxBatch = maxBatch
         self.maxWaiting = maxWaiting
+        self.sleep = sleep
         self.weight = weight
     }
 
@@ -130,11 +142,10 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
 
     /// `batch` (this caller's alone, its slot in flight already counted) with the callers who
     /// joined it while this caller waited `linger`: it is the pending batch meanwhile, so that
-    /// they find it (a slot in flight and a pending batch make them wait, not send). A cancelled
-    /// wait sends at once.
+    /// they find it (a slot in flight and a pending batch make them wait, not send).
     private func gathered(_ batch: Batch, for linger: Duration) async throws -> Batch {
         state.withLock { $0.pending.insert(batch, at: 0) }
-        try? await Task.sleep(for: linger)
+        await sleep(linger)
         return state.withLock { state in
             let gathered = state.pending.removeFirst()
             // The callers who joined were counted as waiting; this caller, the sender, was not.

@@ -52,10 +52,11 @@ struct CollectionOperations {
         return try eachOutcome(ok: ok, error, reply, count: documents.count, doneKey: "insertedCount")
     }
 
-    /// Applies one update of the first document matching each filter, in one unordered command:
-    /// what the database said of each statement (nil for none), and how many matched in all (the
-    /// reply does not say which).
-    func updateEach(_ statements: [(filter: BSONDocument, update: BSONDocument)]) throws -> (
+    /// Applies one update of the first document matching each filter (or, with `upsert`, inserts
+    /// one where none matches), in one unordered command: what the database said of each statement
+    /// (nil for none), and how many matched in all (the reply does not say which; upserted
+    /// documents are not among them).
+    func updateEach(_ statements: [(filter: BSONDocument, update: BSONDocument)], upsert: Bool = false) throws -> (
         errors: [MongoError?], matched: Int
     ) {
         guard !statements.isEmpty else { return ([], 0) }
@@ -64,10 +65,16 @@ struct CollectionOperations {
         let ok = try withOptions(["ordered": false]) { options -> Bool in
             let bulk = mongoc_collection_create_bulk_operation_with_opts(collection, options)!
             defer { mongoc_bulk_operation_destroy(bulk) }
+            let upsertOption: BSONDocument = ["upsert": true]
             for statement in statements {
                 let added = try statement.filter.withBSONPointer { filter in
                     try statement.update.withBSONPointer { update in
-                        mongoc_bulk_operation_update_one_with_opts(bulk, filter, update, nil, &error)
+                        guard upsert else {
+                            return mongoc_bulk_operation_update_one_with_opts(bulk, filter, update, nil, &error)
+                        }
+                        return try upsertOption.withBSONPointer { options in
+                            mongoc_bulk_operation_update_one_with_opts(bulk, filter, update, options, &error)
+                        }
                     }
                 }
                 guard added else { return false }

@@ -212,7 +212,9 @@ public final class MongoClient: Service, @unchecked Sendable {
         let limits = coalescing.reads
         // Callers waiting are bounded like the pool's calls waiting for a client.
         return coalescer("reads", collection) {
-            CoalescedReads(maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
+            CoalescedReads(
+                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
+                sleep: threads.sleep(for:))
         }
     }
 
@@ -239,7 +241,9 @@ public final class MongoClient: Service, @unchecked Sendable {
     func coalescedInserts(of collection: MongoCollection) -> Coalescer<BSONDocument, Void> {
         let limits = coalescing.inserts
         return coalescer("inserts", collection) {
-            Coalescer(maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
+            Coalescer(
+                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
+                sleep: threads.sleep(for:))
         }
     }
 
@@ -248,7 +252,20 @@ public final class MongoClient: Service, @unchecked Sendable {
     func coalescedUpdates(of collection: MongoCollection) -> Coalescer<MongoCollection.UpdateStatement, Bool?> {
         let limits = coalescing.updates
         return coalescer("updates", collection) {
-            Coalescer(maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
+            Coalescer(
+                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
+                sleep: threads.sleep(for:))
+        }
+    }
+
+    /// The coalesced upserts of `collection`, made on first use: each caller's statement, in one
+    /// unordered `update` per batch (apart from `coalescedUpdates`, whose verdict counts matches).
+    func coalescedUpserts(of collection: MongoCollection) -> Coalescer<MongoCollection.UpdateStatement, Void> {
+        let limits = coalescing.updates
+        return coalescer("upserts", collection) {
+            Coalescer(
+                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
+                sleep: threads.sleep(for:))
         }
     }
 
@@ -257,7 +274,8 @@ public final class MongoClient: Service, @unchecked Sendable {
         let limits = coalescing.commits
         return coalescer("commits+" + target.database.name + "." + target.name, collection) {
             CoalescedCommits(
-                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
+                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
+                sleep: threads.sleep(for:))
         }
     }
 

@@ -80,10 +80,28 @@ public struct MongoCollection: Sendable {
     /// insert into this collection meanwhile (`Coalescer`): under load, one command and one
     /// journal commit serve many requests. Acknowledged, like `insertOne`, only once the command
     /// is; a unique index conflict of this document throws `.duplicateKey`, and another caller's
-    /// conflict does not concern this one.
-    public func insertOneCoalesced(_ document: BSONDocument) async throws {
-        try await database.client.coalescedInserts(of: self).run(document) { documents in
+    /// conflict does not concern this one. `linger`: as for `documents(ids:linger:)`.
+    public func insertOneCoalesced(_ document: BSONDocument, linger: Duration = .zero) async throws {
+        try await database.client.coalescedInserts(of: self).run(document, linger: linger) { documents in
             try await run { try $0.insertEach(documents) }.map { $0.map { .failure($0) } ?? .success(()) }
+        }
+    }
+
+    /// Updates the first document matching `filter`, or inserts one made from it when none does,
+    /// in one unordered `update` with the upserts that concurrent callers send to this collection
+    /// meanwhile (`Coalescer`). Acknowledged only once that command is; another caller's error
+    /// does not concern this one. Upserts gather apart from `updateOneCoalesced`'s statements, whose
+    /// verdict rests on the batch's count of matches. `linger`: as for `documents(ids:linger:)`.
+    public func upsertOneCoalesced(filter: BSONDocument, update: BSONDocument, linger: Duration = .zero)
+        async throws
+    {
+        try await database.client.coalescedUpserts(of: self).run(
+            UpdateStatement(filter: filter, update: update), linger: linger
+        ) { statements in
+            let (errors, _) = try await run {
+                try $0.updateEach(statements.map { ($0.filter, $0.update) }, upsert: true)
+            }
+            return errors.map { $0.map { .failure($0) } ?? .success(()) }
         }
     }
 

@@ -124,14 +124,23 @@ package struct DeviceRepository: Sendable {
     /// `idleAt` (its first point's time plus the split), not earlier: a `due_at` left in the past by
     /// the finish before it would let a sweep, in any process, take the new route for an idle one
     /// between this claim and its message's counters, and delete it as no trip.
-    package func claim(_ device: DeviceRecord, route: String, idleAt: Date) async throws -> Bool {
-        let result = try await collection.updateOne(
+    ///
+    /// The update shares its command with the claims of concurrent messages (phones that start
+    /// recording together); `linger`: how long it waits for some when it finds none. When the
+    /// batch's reply cannot say whether this claim matched, the device says: `route` is a new id,
+    /// so the device names it only if this claim landed.
+    package func claim(_ device: DeviceRecord, route: String, idleAt: Date, linger: Duration = .zero) async throws
+        -> Bool
+    {
+        let matched = try await collection.updateOneCoalesced(
             filter: [
                 "_id": .string(device.id), "version": .int(device.version), "current_route": .null, "deleted": false,
                 "finishing": ["$size": 0],
             ],
-            update: ["$set": ["current_route": .string(route), "due_at": .date(idleAt)], "$inc": ["version": 1]])
-        return result.matchedCount == 1
+            update: ["$set": ["current_route": .string(route), "due_at": .date(idleAt)], "$inc": ["version": 1]],
+            linger: linger)
+        if let matched { return matched }
+        return try await findAny(id: device.id)?.currentRoute == route
     }
 
     /// Lets go of `route` without finishing it (its owner finished it by hand).

@@ -96,8 +96,9 @@ package struct RouteRepository: Sendable {
     /// commands with concurrent commits. Each commit also adds an id of its own to `commits` (the
     /// route's last `commitsKept`): when some commits of a batch matched and some did not, the
     /// reply does not say which, and the stored ids do. A first commit (`base` 0) of a route that
-    /// exists already throws `RouteAlreadyExists`. `linger`: how long an update that finds no
-    /// concurrent commit to share its command with waits for some (zero: it sends at once).
+    /// exists already throws `RouteAlreadyExists`; its start and its insert share their commands
+    /// too. `linger`: how long each write that finds no concurrent one to share its command with
+    /// waits for some (zero: it sends at once).
     package func commit(
         _ route: RouteRecord, over base: Int, stored: RouteRecord? = nil, bucket: PointBuckets.Pending? = nil,
         linger: Duration = .zero
@@ -105,13 +106,15 @@ package struct RouteRepository: Sendable {
         var document = try route.document
         // The start first, like the points: invisible until the route document names it.
         if let first = route.accumulator.first, stored?.accumulator.first?.coordinate != first.coordinate {
-            try await starts.record(route: route.id, owner: route.owner, start: first.coordinate)
+            try await starts.record(route: route.id, owner: route.owner, start: first.coordinate, linger: linger)
         }
         if base == 0 {
             try await bucket?.write()
             if !route.readers.isEmpty { document["readers"] = .array(route.readers.map { .string($0) }) }
             do {
-                try await collection.insertOne(document)
+                // Shared with the creations of concurrent requests: phones that start recording
+                // together (a club's start) each create a route.
+                try await collection.insertOneCoalesced(document, linger: linger)
             } catch MongoError.duplicateKey {
                 throw RouteAlreadyExists()
             }

@@ -23,11 +23,13 @@ package struct RouteStartRepository: Sendable {
 
     /// Records that `route` (owned by `owner`) starts at `start`; writing it again is harmless. The
     /// filter names the owner too, which never changes: on a cluster `route_starts` is sharded on it
-    /// (deploy/shard-plan.json), and an upsert must carry its shard key.
-    package func record(route: String, owner: String, start: Coordinate) async throws {
-        try await collection.updateOne(
+    /// (deploy/shard-plan.json), and an upsert must carry its shard key. The upsert shares its
+    /// command with those of concurrent route creations; `linger`: how long it waits for some when
+    /// it finds none (`MongoCollection.upsertOneCoalesced`).
+    package func record(route: String, owner: String, start: Coordinate, linger: Duration = .zero) async throws {
+        try await collection.upsertOneCoalesced(
             filter: ["_id": .string(route), "owner": .string(owner)],
-            update: ["$set": ["owner": .string(owner), "start": Self.point(start)]], upsert: true)
+            update: ["$set": ["owner": .string(owner), "start": Self.point(start)]], linger: linger)
     }
 
     /// The ids of `owner`'s routes whose recorded start may lie within `radiusM` of `centre`. The

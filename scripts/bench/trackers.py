@@ -1,22 +1,24 @@
 """Tracker benchmark: N devices each post one OwnTracks location every 5 s (the apps' own rhythm)
-for a fixed time, spread evenly over the 5 s, through keep-alive connections shared by worker
-threads. Reports points/s, p50/p99 latency, server CPU per point (from /proc) and database round
-trips per point (the server's `mongo_operations_total{op}` on /metrics, before and after).
+for a fixed time, spread evenly over the 5 s, each device on its own keep-alive connection (as
+phones are: one device's slow answer delays only its own next point, never another's). Reports
+points/s, p50/p99 latency, server CPU per point (from /proc), database round trips per point (the
+server's `mongo_operations_total{op}` on /metrics, before and after) and the server's thread
+switches per point (voluntary and involuntary, all its threads, from /proc).
 
-Also: how many of the offered points were answered in time (a worker that falls behind its
-schedule sends late), how many the devices' counters say were recorded, and the server's RSS
-before and after.
+Also: how many of the offered points were answered within 1 s of their time (a device whose
+previous answer was late sends late), how many the devices' counters say were recorded, and the
+server's RSS before and after.
 
-Usage: trackers.py --server URL --server-pid PID [--devices 1000] [--seconds 60] [--workers 50]
+Usage: trackers.py --server URL --server-pid PID [--devices 1000] [--seconds 60]
                    [--protocol owntracks|osmand]"""
 
 import argparse
+import asyncio
 import base64
-import http.client
 import json
 import math
+import os
 import statistics
-import threading
 import time
 import urllib.parse
 import urllib.request
@@ -33,7 +35,6 @@ def main():
     parser.add_argument("--server-pid", type=int, required=True)
     parser.add_argument("--devices", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--workers", type=int, default=50)
     parser.add_argument("--protocol", choices=["owntracks", "osmand"], default="owntracks")
     args = parser.parse_args()
     base = args.server
@@ -54,62 +55,64 @@ def main():
     tokens = [token for token, _ in made]
     devices = [credentials for _, credentials in made for credentials in credentials]
 
-    latencies, errors, lock = [], [], threading.Lock()
+    latencies, errors = [], []
     metres_per_degree = 111_320 * math.cos(math.radians(52.5))
-    began = time.monotonic() + 1.0
-    end = began + args.seconds
+    loop_began = time.monotonic() + 1.0
+    end = loop_began + args.seconds
 
-    def worker(index):
-        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
-        mine = [d for d in range(len(devices)) if d % args.workers == index]
-        # Each device's phase within the 5 s period, so that the load is even.
-        schedule = [(began + PERIOD_S * d / len(devices), d, 0) for d in mine]
-        measured = []
-        while schedule:
-            schedule.sort()
-            at, d, n = schedule.pop(0)
+    async def phone(d):
+        """One device: its own keep-alive connection, opened at its first point (as a phone does),
+        one point every 5 s at its own phase, each sent after the previous one was answered."""
+        reader = writer = None
+        n = 0
+        while True:
+            at = loop_began + PERIOD_S * d / len(devices) + n * PERIOD_S
             if at >= end:
-                continue
+                break
             delay = at - time.monotonic()
             if delay > 0:
-                time.sleep(delay)
+                await asyncio.sleep(delay)
+            if writer is None:
+                reader, writer = await asyncio.open_connection(url.hostname, url.port)
             tst, lat, lon = 1_764_000_000 + int(n * PERIOD_S), 52.5 + d * 1e-3, 13.4 + n * 30 / metres_per_degree
-            started = time.monotonic()
             if args.protocol == "owntracks":
                 body = json.dumps({"_type": "location", "tid": "ph", "tst": tst, "acc": 6, "lat": lat, "lon": lon,
                                    "batt": 80, "conn": "m"}).encode()
-                connection.request("POST", "/v1/track/owntracks", body=body, headers={
-                    "Authorization": devices[d][0], "Content-Type": "application/json; charset=utf-8"})
+                head = (f"POST /v1/track/owntracks HTTP/1.1\r\nHost: {url.netloc}\r\n"
+                        f"Authorization: {devices[d][0]}\r\nContent-Type: application/json; charset=utf-8\r\n"
+                        f"Content-Length: {len(body)}\r\n\r\n")
             else:
                 query = urllib.parse.urlencode({"id": devices[d][1], "lat": f"{lat:.7f}", "lon": f"{lon:.7f}",
                                                 "timestamp": tst, "accuracy": 6, "batt": 80})
-                connection.request("GET", "/v1/track/osmand?" + query)
-            response = connection.getresponse()
-            response.read()
-            if response.status != 200:
-                with lock:
-                    errors.append(response.status)
-            measured.append((time.monotonic() - started, time.monotonic() - at))
-            schedule.append((at + PERIOD_S, d, n + 1))
-        connection.close()
-        with lock:
-            latencies.extend(measured)
+                body, head = b"", f"GET /v1/track/osmand?{query} HTTP/1.1\r\nHost: {url.netloc}\r\n\r\n"
+            started = time.monotonic()
+            writer.write(head.encode() + body)
+            status = await read_response(reader)
+            finished = time.monotonic()
+            if status != 200:
+                errors.append((status, round(started - loop_began, 1)))
+            latencies.append((finished - started, finished - at))
+            n += 1
+        if writer is not None:
+            writer.close()
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(args.workers)]
+    async def all_phones():
+        await asyncio.gather(*(phone(d) for d in range(len(devices))))
+
     rss_before = rss_mib(args.server_pid)
     ops_before, cpu_before = operations(base), cpu_seconds(args.server_pid)
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.monotonic() - began
+    switches_before = context_switches(args.server_pid)
+    asyncio.run(all_phones())
+    elapsed = time.monotonic() - loop_began
     cpu = cpu_seconds(args.server_pid) - cpu_before
+    switches = context_switches(args.server_pid) - switches_before
     ops_after = operations(base)
     if errors:
-        raise SystemExit(f"{len(errors)} messages failed: {sorted(set(errors))}")
+        statuses = sorted({status for status, _ in errors})
+        raise SystemExit(f"{len(errors)} messages failed: {statuses}, sent at {[at for _, at in errors][:20]} s")
     rss_after = rss_mib(args.server_pid)
     offered = sum(1 for d in range(len(devices)) for n in range(int(args.seconds / PERIOD_S) + 1)
-                  if began + PERIOD_S * d / len(devices) + n * PERIOD_S < end)
+                  if loop_began + PERIOD_S * d / len(devices) + n * PERIOD_S < end)
     recorded = sum(device["counts"]["recorded"] for token in tokens for device in devices_of(base, token))
     on_time = sum(1 for _, late in latencies if late <= 1.0)
     latencies = sorted(latency for latency, _ in latencies)
@@ -124,7 +127,44 @@ def main():
     print(f"{args.devices} devices, one {args.protocol} point each every {PERIOD_S:.0f} s, {elapsed:.0f} s: "
           f"{points} points, {points / elapsed:.0f} points/s, p50 {statistics.median(latencies) * 1000:.1f} ms, "
           f"p99 {latencies[int(0.99 * (points - 1))] * 1000:.1f} ms, server CPU {cpu * 1000 / points:.3f} ms/point, "
-          f"database round trips {per_point:.2f}/point ({by_op})")
+          f"database round trips {per_point:.2f}/point ({by_op}), "
+          f"{switches / points:.1f} thread switches/point")
+
+
+async def read_response(reader):
+    """The status of one HTTP/1.1 response, its body read (by Content-Length, or chunked)."""
+    status_line = await reader.readline()
+    if not status_line:
+        raise SystemExit("the server closed a connection")
+    status = int(status_line.split()[1])
+    length, chunked = 0, False
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value)
+        elif name.strip().lower() == "transfer-encoding" and "chunked" in value.lower():
+            chunked = True
+    if chunked:
+        while (size := int((await reader.readline()).split(b";")[0], 16)) > 0:
+            await reader.readexactly(size + 2)
+        await reader.readline()
+    elif length:
+        await reader.readexactly(length)
+    return status
+
+
+def context_switches(pid):
+    """Voluntary and involuntary context switches of all the server's threads so far."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as status:
+                for line in status:
+                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                        total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total
 
 
 def devices_of(base, token):

@@ -6,13 +6,14 @@ import RouteRankerStorage
 /// Records what a tracker app sent into its device's route (API.md, "Points become routes"), and
 /// counts the message: the shared behaviour of every tracker protocol.
 struct DeviceRecorder: Sendable {
-    /// How long each of a message's three writes and reads (the key's device, the route's commit,
-    /// the counters) waits for those of other phones when it finds none to share a command with.
+    /// How long each of a message's writes and reads (the key's device, the route's commit, the
+    /// counters; for a route's first point the claim, the start and the insert instead of the
+    /// commit) waits for those of other phones when it finds none to share a command with.
     /// Phones report every few seconds each, so at a club's rate (200 points/s) few messages meet
     /// by chance: without waiting, a point cost 1.6 round trips (each a journal commit in the
     /// database and thread wake-ups here); 20 ms gathers about four a command. It adds at most
     /// 3 × 20 ms to an answer the phone does not wait for (measured: docs/performance.md).
-    static let linger: Duration = .milliseconds(20)
+    static let linger: Duration = .milliseconds(50)
 
     /// How often one message is retried internally when another writer changed the device or the
     /// route in between (each retry re-reads both).
@@ -68,7 +69,7 @@ struct DeviceRecorder: Sendable {
                 if let outcome = refusedAsFirst(point, device) { return outcome }
                 let id = NewID.make()
                 let idleAt = clock.now.addingTimeInterval(Double(device.splitAfterS))
-                guard try await devices.claim(device, route: id, idleAt: idleAt) else { continue }
+                guard try await devices.claim(device, route: id, idleAt: idleAt, linger: Self.linger) else { continue }
                 if try await start(id, with: point, for: device) { return .recorded }
                 continue
             }
@@ -135,7 +136,7 @@ struct DeviceRecorder: Sendable {
         var ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
         try await ingest.add([point])
         do {
-            recent.put(try await ingest.commit())
+            recent.put(try await ingest.commit(linger: Self.linger))
             return true
         } catch is RouteAlreadyExists {
             return false
