@@ -327,20 +327,20 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
             // Waiting calls get a slot as running ones finish; stay until they have run.
             if isShutDown && waitingCalls.isEmpty { return nil }
             idleThreads += 1
-            let signalled: Bool
             if let first = timers.first, watchingUntil == nil {
                 watchingUntil = first.deadline
                 let seconds = (first.deadline - now()) / .seconds(1)
-                signalled = condition.wait(until: Date(timeIntervalSinceNow: max(0, seconds)))
+                _ = condition.wait(until: Date(timeIntervalSinceNow: max(0, seconds)))
                 watchingUntil = nil
             } else {
                 condition.wait()
-                signalled = true
             }
             idleThreads -= 1
             // A spurious wake-up may leave the count of signalled threads behind; it only counts up
-            // to the idle threads. A watch that timed out was not signalled.
-            if signalled { wakesPending = max(0, min(wakesPending - 1, idleThreads)) }
+            // to the idle threads. A watch that timed out counts as a signalled wake too: a signal
+            // that raced with the timeout may have been spent on it, and a count too high would
+            // leave queued work with no thread woken for it (one too low costs a wake-up at most).
+            wakesPending = max(0, min(wakesPending - 1, idleThreads))
         }
         let work = runnable.popFirst()
         if case .call = work { startBlocking() }

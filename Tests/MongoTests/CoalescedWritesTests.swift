@@ -124,6 +124,38 @@ import Testing
             MongoError(writeError: ["code": 91, "errmsg": "shutting down"]) == .unavailable(message: "shutting down"))
     }
 
+    /// Upserts of one batch share one command: new documents are inserted, existing ones updated,
+    /// and a statement the database refuses fails its own caller only.
+    @Test func upsertsShareACommandAndAnErrorStaysWithItsCaller() async throws {
+        try await withOneSlotClient("coalesced_upserts") { client, items in
+            try await items.insertOne(["_id": "old", "n": 1])
+            try await items.insertOne(["_id": "text", "n": "not a number"])
+            let upserts = client.coalescedUpserts(of: items)
+            let before = upserts.commandsSent
+            let ids = ["first", "old", "text", "new1", "new2"]
+            let results = try await Self.inOneBatch(
+                client, waiting: { upserts.callersWaiting },
+                ids.map { id in
+                    { @Sendable in
+                        try await items.upsertOneCoalesced(filter: ["_id": .string(id)], update: ["$inc": ["n": 10]])
+                    }
+                })
+            #expect(upserts.commandsSent - before == 2)
+            for (id, result) in zip(ids, results) {
+                if id == "text" {
+                    #expect(throws: MongoError.self) { try result.get() }
+                } else {
+                    #expect(throws: Never.self) { try result.get() }
+                }
+            }
+            let stored = Dictionary(
+                uniqueKeysWithValues: try await items.find().compactMap { doc in doc.string("_id").map { ($0, doc) } })
+            #expect(stored["old"]?.int("n") == 11)
+            #expect(stored["new1"]?.int("n") == 10 && stored["new2"]?.int("n") == 10 && stored["first"]?.int("n") == 10)
+            #expect(stored["text"]?.string("n") == "not a number")
+        }
+    }
+
     /// A database that does not answer fails the write under way and every write gathered behind
     /// it at once, and nothing is said to have been stored.
     @Test func aDatabaseThatDoesNotAnswerFailsEveryWaitingWrite() async throws {

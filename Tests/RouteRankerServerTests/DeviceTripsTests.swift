@@ -155,6 +155,45 @@ import Testing
         }
     }
 
+    /// A club's start: many phones send their first point at the same moment. Their claims, starts
+    /// and inserts share commands; each phone still gets one route of its own, with its points,
+    /// found by its start.
+    @Test func manyPhonesStartingTogetherEachGetTheirOwnRoute() async throws {
+        try await withApp { client in
+            let token = try await client.register("ada")
+            var devices: [TestDevice] = []
+            for n in 0..<24 { devices.append(try await client.createDevice(token, owner: "ada", #""name":"P\#(n)""#)) }
+            for round in 0..<2 {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (n, device) in devices.enumerated() {
+                        group.addTask {
+                            let answer = try await client.ownTracksPoint(
+                                device, lat: Walk.lat + Double(n) * 0.01, lon: Walk.lon(metres: Double(round) * 10),
+                                tst: Self.t0 + Double(round) * 5)
+                            #expect(answer.status == .ok)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            let routes = try await client.routes(token)
+            #expect(routes.count == devices.count)
+            #expect(routes.allSatisfy { ($0["stats"] as? JSONObject)?["points"] as? Int == 2 })
+            var current: Set<String> = []
+            for device in devices {
+                let counts = try await client.counts(token, device.id)
+                #expect(counts["recorded"] == 2)
+                current.insert(try #require(try await client.device(token, device.id)["current_route"] as? String))
+            }
+            #expect(current == Set(routes.compactMap { $0["id"] as? String }))
+            // Each start was recorded: a search at the fifth phone's start finds its route first.
+            let near = try await client.send(
+                .get, "/v1/routes?near=\(Walk.lat + 0.04),\(Walk.lon)&radius_m=100", token: token)
+            let found = near.json["items"] as? [JSONObject] ?? []
+            #expect(found.count == 1 && (found.first?["name"] as? String)?.hasPrefix("P4") == true)
+        }
+    }
+
     @Test func oneDeviceAtTwoServersAtOnceNeverRecordsIntoTwoRoutes() async throws {
         let database = TestEnvironment.uniqueDatabaseName("trips")
         try await withApp(configure: { $0.database = database }) { first in
