@@ -32,9 +32,8 @@ final class CoalescedAggregates: Sendable {
     /// `maxBatch` bounds the documents one command is expected to return (the callers' `expected`,
     /// summed); a caller expecting more than that goes alone.
     init(maxInFlight: Int, maxBatch: Int, maxWaiting: Int) {
-        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, weight: {
-            max($0.expected, 1)
-        })
+        coalescer = Coalescer(
+            maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, weight: { max($0.expected, 1) })
     }
 
     /// The output of `pipeline` on `collection` (the one this runner is for), in its order.

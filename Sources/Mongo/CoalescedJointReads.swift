@@ -25,9 +25,8 @@ final class CoalescedJointReads: Sendable {
     var commandsSent: Int { coalescer.commandsSent }
 
     init(maxInFlight: Int, maxBatch: Int, maxWaiting: Int) {
-        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, weight: {
-            $0[0].count + $0[1].count
-        })
+        coalescer = Coalescer(
+            maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, weight: { $0[0].count + $0[1].count })
     }
 
     /// The documents of `first` whose `_id` is one of `firstIDs` and those of `second` whose `_id`

@@ -31,7 +31,9 @@ final class CoalescedReads: Sendable {
         maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
         sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
     ) {
-        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, sleep: sleep) { $0.count }
+        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, sleep: sleep) {
+            $0.count
+        }
     }
 
     /// The documents of `collection` (the one this reader is for) whose `_id` is one of `ids`

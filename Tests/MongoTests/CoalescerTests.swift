@@ -92,7 +92,8 @@ import Testing
     /// its own. The batches are sent in turn, each by its first caller.
     @Test func batchesAreSplitAtMaxBatch() async throws {
         // Weights: a request's hundreds, at least 1.
-        let coalescer = Coalescer<Int, String>(maxInFlight: 1, maxBatch: 3, maxWaiting: 10, weight: { max(1, $0 / 100) })
+        let coalescer = Coalescer<Int, String>(
+            maxInFlight: 1, maxBatch: 3, maxWaiting: 10, weight: { max(1, $0 / 100) })
         let commands = GatedCommands()
         let first = commands.start(0, on: coalescer)
         let under = try await commands.next()
