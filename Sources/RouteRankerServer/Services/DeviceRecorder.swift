@@ -7,12 +7,12 @@ import RouteRankerStorage
 /// counts the message: the shared behaviour of every tracker protocol.
 struct DeviceRecorder: Sendable {
     /// How long each of a message's writes and reads (the key's device, the route's commit, the
-    /// counters; for a route's first point the claim, the start and the insert instead of the
-    /// commit) waits for those of other phones when it finds none to share a command with.
+    /// counters; for a route's first point the claim instead of the commit) waits for those of
+    /// other phones when it finds none to share a command with.
     /// Phones report every few seconds each, so at a club's rate (200 points/s) few messages meet
     /// by chance: without waiting, a point cost 1.6 round trips (each a journal commit in the
     /// database and thread wake-ups here); 50 ms gathers about ten a command (0.27 round trips a
-    /// point). It adds at most 3 × 50 ms (a first point: 5 × 50 ms) to an answer the phone does not
+    /// point). It adds at most 3 × 50 ms to an answer the phone does not
     /// wait for; 20 ms cost a fifth more CPU a point, 100 ms no less (measured: docs/performance.md).
     static let linger: Duration = .milliseconds(50)
 
@@ -137,7 +137,12 @@ struct DeviceRecorder: Sendable {
         var ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
         try await ingest.add([point])
         do {
-            recent.put(try await ingest.commit(linger: Self.linger))
+            // No linger here: between the claim and this insert the device names a route that does
+            // not exist, and another process may create it meanwhile; if that route is then
+            // finished and deleted as no trip before this insert lands, the insert brings it back
+            // as a second recording route. The window is kept to the commands' own time (under
+            // load, the start's upsert and the insert still gather behind commands under way).
+            recent.put(try await ingest.commit())
             return true
         } catch is RouteAlreadyExists {
             return false
