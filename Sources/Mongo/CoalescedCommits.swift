@@ -32,7 +32,7 @@ final class CoalescedCommits: Sendable {
 
     init(
         maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
-        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async -> Void = sleepingTask
     ) {
         // A batch is weighed by its documents (each may be large) and its statements.
         coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, sleep: sleep) {

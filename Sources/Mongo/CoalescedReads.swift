@@ -29,7 +29,7 @@ final class CoalescedReads: Sendable {
 
     init(
         maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
-        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async -> Void = sleepingTask
     ) {
         coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, sleep: sleep) {
             $0.count

@@ -73,7 +73,7 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
     /// (`BlockingPool.sleep(for:)`), which wake fewer threads than `Task.sleep`.
     init(
         maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
-        sleep: @escaping Sleep = { try? await Task.sleep(for: $0) },
+        sleep: @escaping Sleep = sleepingTask,
         weight: @escaping @Sendable (Request) -> Int = { _ in 1 }
     ) {
         precondition(maxInFlight > 0 && maxBatch > 0, "a coalescer needs room for one command of one request")
@@ -206,3 +206,7 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
         return try answer(0).get()
     }
 }
+
+/// `Task.sleep` as a coalescer's wait (cancellation ends it early): the default of coalescers made
+/// outside a client, which has its pool's timers instead.
+let sleepingTask: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }

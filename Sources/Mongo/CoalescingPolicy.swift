@@ -22,7 +22,8 @@ public struct CoalescingPolicy: Sendable {
     public var aggregates = Limits(maxBatch: 1_000)
     /// `MongoCollection.insertOneCoalesced`: documents per `insert`.
     public var inserts = Limits(maxBatch: 16)
-    /// `MongoCollection.updateOneCoalesced(filter:update:)`: statements per `update`.
+    /// `MongoCollection.updateOneCoalesced(filter:update:)` and `upsertOneCoalesced`: statements
+    /// per `update` (the two gather apart, each with this limit).
     public var updates = Limits(maxBatch: 64)
     /// `MongoCollection.updateOneCoalesced(filter:update:afterStoring:in:)`: documents and
     /// statements per batch.

@@ -12,8 +12,8 @@ struct DeviceRecorder: Sendable {
     /// Phones report every few seconds each, so at a club's rate (200 points/s) few messages meet
     /// by chance: without waiting, a point cost 1.6 round trips (each a journal commit in the
     /// database and thread wake-ups here); 50 ms gathers about ten a command (0.27 round trips a
-    /// point). It adds at most 3 × 50 ms to an answer the phone does not
-    /// wait for; 20 ms cost a fifth more CPU a point, 100 ms no less (measured: docs/performance.md).
+    /// point). It adds at most 3 × 50 ms to an answer the phone does not wait for; 20 ms cost a
+    /// fifth more CPU a point, 100 ms no less (measured: docs/performance.md).
     static let linger: Duration = .milliseconds(50)
 
     /// How often one message is retried internally when another writer changed the device or the
