@@ -26,6 +26,96 @@ enum XMLSafety {
         if hasEmptyProcessingInstruction(data) {
             throw FormatError.body("\(format) with a processing instruction that has no data is not accepted")
         }
+        if let line = lineOfElementWithTooManyAttributes(data) {
+            throw FormatError.body(
+                "\(format) elements may have at most \(maxAttributes) attributes; one has more", line: line)
+        }
+    }
+
+    /// The most attributes (namespace declarations included) one element may have. A GPX `trkpt`
+    /// has two, a root a dozen at most. libxml2 and FoundationXML handle an element's attributes
+    /// in time quadratic in their number (a `trkpt` with 300,000 attributes took 20 s of CPU), so
+    /// the count is checked on the bytes, in one linear pass, before the parser sees them.
+    static let maxAttributes = 64
+
+    private enum Markers {
+        static let comment = Array("<!--".utf8)
+        static let commentEnd = Array("-->".utf8)
+        static let cdata = Array("<![CDATA[".utf8)
+        static let cdataEnd = Array("]]>".utf8)
+        static let instruction = Array("<?".utf8)
+        static let instructionEnd = Array("?>".utf8)
+        static let declaration = Array("<!".utf8)
+        static let endTag = Array("</".utf8)
+        static let tagEnd = Array(">".utf8)
+    }
+
+    /// The 1-based line of the first start tag with more than ``maxAttributes`` attributes, or nil.
+    ///
+    /// Counts the `=` outside quoted values of each start tag, skipping comments, CDATA sections,
+    /// processing instructions, declarations and end tags. Every byte is looked at once, so a
+    /// malformed document costs no more than a good one (the parser then refuses it).
+    static func lineOfElementWithTooManyAttributes(_ data: Data) -> Int? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let count = bytes.count
+            var line = 1
+            var i = 0
+            /// Moves `i` just past `terminator` (or to the end), counting lines on the way.
+            func skip(past terminator: [UInt8]) {
+                while i < count {
+                    if bytes[i] == 0x0A { line += 1 }
+                    if bytes[i] == terminator[0], i + terminator.count <= count,
+                        terminator.indices.allSatisfy({ bytes[i + $0] == terminator[$0] })
+                    {
+                        i += terminator.count
+                        return
+                    }
+                    i += 1
+                }
+            }
+            func starts(with marker: [UInt8]) -> Bool {
+                i + marker.count <= count && marker.indices.allSatisfy { bytes[i + $0] == marker[$0] }
+            }
+            while i < count {
+                let byte = bytes[i]
+                if byte == 0x0A { line += 1 }
+                guard byte == UInt8(ascii: "<") else {
+                    i += 1
+                    continue
+                }
+                if starts(with: Markers.comment) {
+                    skip(past: Markers.commentEnd)
+                } else if starts(with: Markers.cdata) {
+                    skip(past: Markers.cdataEnd)
+                } else if starts(with: Markers.instruction) {
+                    skip(past: Markers.instructionEnd)
+                } else if starts(with: Markers.declaration) || starts(with: Markers.endTag) {
+                    skip(past: Markers.tagEnd)
+                } else {
+                    let tagLine = line
+                    var attributes = 0
+                    i += 1
+                    while i < count, bytes[i] != UInt8(ascii: ">") {
+                        let b = bytes[i]
+                        if b == 0x0A { line += 1 }
+                        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                            i += 1
+                            while i < count, bytes[i] != b {
+                                if bytes[i] == 0x0A { line += 1 }
+                                i += 1
+                            }
+                        } else if b == UInt8(ascii: "=") {
+                            attributes += 1
+                            if attributes > maxAttributes { return tagLine }
+                        }
+                        i += 1
+                    }
+                    i += 1
+                }
+            }
+            return nil
+        }
     }
 
     /// Whether some `<?target?>` (optionally with blanks before `?>`) appears anywhere. Looks at
