@@ -101,8 +101,9 @@ import Testing
     /// is a `422` naming the candidates and telling what to change, never minutes of CPU.
     @Test func theWorkOfOneRequestIsBounded() async throws {
         // 1 km paths resampled every 10 m (101 samples): at max_m=10000 a pair fills the whole
-        // table, ~10,200 cells. A budget of 25,000 takes the anchor with itself and one more.
-        try await withApp(configure: { $0.similarCellBudget = 25_000 }) { client in
+        // table, ~10,400 cells, each weighted as ~31 fast cells (~320,000). A budget of 700,000
+        // takes the anchor with itself and one more.
+        try await withApp(configure: { $0.similarCellBudget = 700_000 }) { client in
             let me = try await client.register("me")
             let anchor = try await client.newGroupRoute(me, "Path", Self.path)
             _ = try await client.newGroupRoute(me, "Again", F.noisy(Self.path))
@@ -135,10 +136,42 @@ import Testing
             anchorM: 891_000, candidatesM: Array(repeating: 891_000, count: 8), maxM: 50)
         #expect(few.cells <= budget && few.samples <= SimilarRoutes.sampleBudget)
         // A pair never counts more than its whole table, nor more than twice the pair's cap.
+        let weight = SimilarRoutes.cellWeight(maxM: 10_000)
         let short = SimilarRoutes.estimatedCost(anchorM: 1000, candidatesM: [1000], maxM: 10_000)
-        #expect(short.cells == 102 * 102 && short.samples == 204)
+        #expect(short.cells == Int(102 * 102 * weight) && short.samples == 204)
         let huge = SimilarRoutes.estimatedCost(anchorM: 1e6, candidatesM: [1e6], maxM: 10_000)
-        #expect(huge.cells == 2 * SimilarRoutes.pairCellLimit)
+        #expect(huge.cells == Int(2 * Double(SimilarRoutes.pairCellLimit) * weight))
+        // Distances up to 1 km have the geodesic's fast path; past it a cell costs ~34 of those.
+        #expect(SimilarRoutes.cellWeight(maxM: 50) == 1 && SimilarRoutes.cellWeight(maxM: 1000) == 1)
+        #expect(weight > 30 && weight < SimilarRoutes.slowCellCost)
+    }
+
+    /// Issue 43 #7: a 664 km route compared with itself at `max_m=10000` counted as 20 M cells
+    /// (under the 40 M budget) and took 7 s of CPU, because at that distance every cell needs
+    /// Karney's algorithm. Weighted, it is refused from the route's length before any path is read.
+    @Test func aLongRouteAtTheWidestMaxMIsRefusedBeforeItsPathIsRead() async throws {
+        let budget = AppConfiguration().similarCellBudget
+        let probe = SimilarRoutes.estimatedCost(anchorM: 664_000, candidatesM: [664_000], maxM: 10_000)
+        #expect(probe.cells > budget)
+        #expect(SimilarRoutes.estimatedCost(anchorM: 664_000, candidatesM: [664_000], maxM: 50).cells <= budget)
+        // A 30 km route (3,000 samples): 12 M raw cells at max_m=10000, ~370 M weighted.
+        let long = GroupFixture.straight(300, step: 100)
+        try await withAppAndDatabase { client, database in
+            let me = try await client.register("me")
+            let anchor = try await client.newGroupRoute(me, "Long", long)
+            let response = try await client.similarRoutes(me, anchor, maxM: "10000")
+            #expect(response.status == .unprocessableContent)
+            #expect(response.text.contains("max_m"))
+            let group = try await client.send(
+                .post, "/v1/groups", token: me,
+                json: #"{"name":"Wide","similar_to":"\#(anchor)","max_m":10000}"#)
+            #expect(group.status == .unprocessableContent)
+            // Nothing was resampled: the route's path, once computed, is stored in `paths`.
+            #expect(try await database.collection("paths").count([:]) == 0)
+            // The default band is cheap: the route finds itself, and its path is stored.
+            #expect(F.items(try await client.similarRoutes(me, anchor)).count == 1)
+            #expect(try await database.collection("paths").count([:]) == 1)
+        }
     }
 
     @Test func friendsSharedRoutesAreCandidatesStrangersAreNot() async throws {

@@ -43,8 +43,28 @@ struct SimilarRoutes: Sendable {
         return maxM
     }
 
+    /// What a Fréchet cell costs, in cells of the geodesic fast path (~20 ns in a release build).
+    ///
+    /// `Geodesic.distance` has a closed form for steps up to 1 km (~14 ns) and hands longer ones to
+    /// Karney's algorithm (~670 ns, measured on the 2-core server: 48 times more). In the band a
+    /// pair of similar paths scans, point distances spread evenly from 0 to `maxM`, so the share
+    /// past 1 km is `(maxM − 1000)/maxM`: at `max_m=10000` a cell costs ~32 fast cells. Without
+    /// this the bound counted a 664 km route at `max_m=10000` as 20 M cells and let it run for 7 s
+    /// (issue 43 #7).
+    static func cellWeight(maxM: Double) -> Double {
+        let slowShare = max(0, (maxM - fastPathLimitM) / max(maxM, 1))
+        return 1 + slowShare * (slowCellCost - 1)
+    }
+
+    /// The longest step `Geodesic.distance` computes in closed form (`GeodesicFastPath`).
+    static let fastPathLimitM = 1_000.0
+    /// A cell whose distance needs Karney's algorithm, in fast cells (670 ns against 14 ns, plus
+    /// the ~6 ns the scan spends on every cell).
+    static let slowCellCost = 34.0
+
     /// The least a comparison will cost, counted from route lengths: the 10 m samples of every
-    /// path it reads (the anchor's and each candidate's) and the Fréchet cells of each pair.
+    /// path it reads (the anchor's and each candidate's) and the Fréchet cells of each pair,
+    /// weighted by ``cellWeight(maxM:)`` (so `cells` is in fast cells, as `cellBudget` is).
     ///
     /// A pair of similar paths scans a band about `2·maxM/10 + 1` cells wide along both paths (see
     /// `DiscreteFrechet`), never more than the whole table, and at most twice the pair's cell cap.
@@ -62,6 +82,7 @@ struct SimilarRoutes: Sendable {
             totalSamples += m
             cells += min(n * m, (n + m) * band, 2 * Double(pairCellLimit))
         }
+        cells *= cellWeight(maxM: maxM)
         // Doubles, so that no sum of absurd lengths overflows before it is compared.
         return (Int(min(totalSamples, Double(Int.max / 2))), Int(min(cells, Double(Int.max / 2))))
     }
@@ -119,15 +140,19 @@ struct SimilarRoutes: Sendable {
         let anchorPath = try await paths.path(of: anchor, lens: anchorLens)
         let found = try await paths.paths(of: survivors)
         var matches: [Match] = []
+        // Raw cells; the budget is in fast cells. A pair may scan at most what is left of the
+        // budget (it then thins its paths, see DiscreteFrechet), so no request passes it.
+        let weight = Self.cellWeight(maxM: maxM)
+        let budget = Double(cellBudget) / weight
         var scanned = 0
         for (route, _) in survivors {
             try Task.checkCancellation()
-            guard scanned <= cellBudget else {
-                throw ComparisonTooLarge(candidates: survivors.count)
-            }
+            let left = budget - Double(scanned)
+            guard left >= 2 else { throw ComparisonTooLarge(candidates: survivors.count) }
             guard let path = found[route.id] else { continue }
+            let pairLimit = Int(min(Double(Self.pairCellLimit), left / 2))
             if let frechet = DiscreteFrechet.distance(
-                anchorPath, path, bound: maxM, cellLimit: Self.pairCellLimit, scanned: &scanned)
+                anchorPath, path, bound: maxM, cellLimit: pairLimit, scanned: &scanned)
             {
                 matches.append(Match(route: route, frechetM: frechet))
             }
