@@ -33,19 +33,27 @@ public struct BoxPlotStatistics: Sendable, Hashable {
         mean = moments.mean ?? first
         if let variance = moments.variance, sorted.count >= 2 {
             let half = Self.tQuantile975(df: Double(sorted.count - 1)) * (variance / Double(sorted.count)).squareRoot()
-            confidenceInterval = (mean - half)...(mean + half)
+            // A range of NaN bounds traps: values whose sums overflow (only a damaged record's)
+            // have no interval.
+            let (lower, upper) = (mean - half, mean + half)
+            confidenceInterval = lower <= upper ? lower...upper : nil
         } else {
             confidenceInterval = nil
         }
     }
 
-    /// The p-quantile of ascending `sorted` (non-empty), type 7.
+    /// The p-quantile of ascending `sorted`, type 7 (`p` taken within 0...1, NaN as 0); NaN when
+    /// `sorted` is empty.
     public static func quantile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return .nan }
+        let p = p.isNaN ? 0 : Swift.min(Swift.max(p, 0), 1)
         let position = Double(sorted.count - 1) * p
-        let lower = Int(position.rounded(.down))
+        let lower = position.clampedInt(in: 0...(sorted.count - 1), rounding: .down)
         let upper = Swift.min(lower + 1, sorted.count - 1)
         let fraction = position - Double(lower)
-        return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
+        let between = sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
+        // Between −max and +max the difference overflows; the weighted sum of the two does not.
+        return between.isFinite ? between : sorted[lower] * (1 - fraction) + sorted[upper] * fraction
     }
 
     /// t such that P(|T| ≥ t) = 0.05 for Student's t with `df` degrees of freedom (the 97.5 %

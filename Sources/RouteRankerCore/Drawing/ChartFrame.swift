@@ -26,16 +26,19 @@ public struct ChartFrame: Sendable {
 
     /// The pixel row of value `y`.
     public func py(_ y: Double) -> Double {
-        let span = yTicks.upper - yTicks.lower
+        // Ticks span a positive, finite range (``AxisTicks``); 1 only guards the division.
+        let span = Self.positive(yTicks.upper - yTicks.lower)
         return bottom - (y - yTicks.lower) / span * (bottom - top)
     }
 
     /// The pixel column of value `x` (on a value axis).
     public func px(_ x: Double) -> Double {
         guard let xTicks else { return left }
-        let span = xTicks.upper - xTicks.lower
+        let span = Self.positive(xTicks.upper - xTicks.lower)
         return left + (x - xTicks.lower) / span * (right - left)
     }
+
+    private static func positive(_ span: Double) -> Double { span.isFinite && span > 0 ? span : 1 }
 
     /// Draws the grid, the ticks' labels (written by `xLabel` and `yLabel`) and the axis titles.
     public func draw(

@@ -62,14 +62,26 @@ public struct MapTiles: Sendable, Equatable {
     /// The tiles that cover a picture of `fit` (whose scale must be a tile zoom's, see
     /// ``MapFit/atTileZoom(_:)``): each tile's zoom, column and row (columns wrap around the
     /// antimeridian; rows beyond the poles are left out) and its top-left corner in the picture.
+    ///
+    /// The zoom is taken within 0...``deepestZoom``, and at most ``maxCovering`` tiles are listed
+    /// (a picture of up to 2,000 × 2,500 pixels needs 99): columns and rows are computed from
+    /// doubles a fit of any scale can make, so each is clamped to what the world at that zoom has
+    /// (and columns to one turn around it) before anything counts on them.
     public static func covering(_ fit: MapFit, zoom: Int) -> [(z: Int, x: Int, y: Int, left: Double, top: Double)] {
+        let zoom = min(max(zoom, 0), deepestZoom)
         let count = 1 << zoom
         let corner = fit.worldPixel(ofPicturePixel: (0, 0))
-        let firstColumn = Int((corner.x / size).rounded(.down))
-        let lastColumn = Int(((corner.x + fit.width) / size).rounded(.up)) - 1
-        let firstRow = max(0, Int((corner.y / size).rounded(.down)))
-        let lastRow = min(count - 1, Int(((corner.y + fit.height) / size).rounded(.up)) - 1)
-        guard firstRow <= lastRow, firstColumn <= lastColumn else { return [] }
+        guard corner.x.isFinite, corner.y.isFinite, fit.width.isFinite, fit.height.isFinite else { return [] }
+        // Columns may lie outside the world (they wrap around the antimeridian): clamped to within
+        // `maxCovering` tiles of it, which changes nothing a listed picture's tiles can be.
+        let reach = count + maxCovering
+        let firstColumn = (corner.x / size).clampedInt(in: -reach...reach, rounding: .down)
+        let lastColumn = ((corner.x + fit.width) / size).clampedInt(in: -reach...reach, rounding: .up) - 1
+        let firstRow = (corner.y / size).clampedInt(in: 0...count, rounding: .down)
+        let lastRow = ((corner.y + fit.height) / size).clampedInt(in: 0...count, rounding: .up) - 1
+        guard firstRow <= lastRow, firstColumn <= lastColumn,
+            (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) <= maxCovering
+        else { return [] }
         var tiles: [(z: Int, x: Int, y: Int, left: Double, top: Double)] = []
         for row in firstRow...lastRow {
             for column in firstColumn...lastColumn {
@@ -82,12 +94,20 @@ public struct MapTiles: Sendable, Equatable {
     }
 }
 
+extension MapTiles {
+    /// The deepest zoom ``covering(_:zoom:)`` computes with (the deepest a ``MapTiles`` allows).
+    public static let deepestZoom = 22
+    /// The most tiles ``covering(_:zoom:)`` lists: a picture of 2,000 × 2,500 pixels (the largest
+    /// the server draws) needs 9 × 11 = 99.
+    public static let maxCovering = 128
+}
+
 extension MapFit {
-    /// The deepest tile zoom (at most `maxZoom`) at which the points still fit: the zoom whose
-    /// scale is the largest not above this fit's.
+    /// The deepest tile zoom (from 0 to `maxZoom`) at which the points still fit: the zoom whose
+    /// scale is the largest not above this fit's (0 for a scale that is not positive or not a
+    /// number).
     public func tileZoom(maxZoom: Int) -> Int {
-        let zoom = Int(log2(scale / MapTiles.size).rounded(.down))
-        return min(max(zoom, 0), maxZoom)
+        log2(scale / MapTiles.size).clampedInt(in: 0...max(0, maxZoom), rounding: .down)
     }
 
     /// This fit at exactly the scale of tile zoom `zoom` (``MapTiles/size`` × 2^zoom pixels per

@@ -6,8 +6,9 @@
 /// are, so that an ordinary route's picture is its points exactly; longer ones are thinned by a
 /// rule whose error is bounded in pixels.
 public enum PolylineThinning {
-    /// Lines up to this many vertices (four per pixel of width) are drawn unthinned.
-    public static func exactLimit(width: Double) -> Int { max(1, Int(width.rounded()) * 4) }
+    /// Lines up to this many vertices (four per pixel of width, the width taken within 1...100,000
+    /// pixels) are drawn unthinned.
+    public static func exactLimit(width: Double) -> Int { width.clampedInt(in: 1...100_000) * 4 }
 
     /// The vertices of a line, each within `tolerance` pixels of the previous kept one dropped,
     /// the first and last always kept. Every dropped vertex lies within `tolerance` of a kept

@@ -107,13 +107,22 @@ public enum RouteMapPicture {
         return magnitude
     }
 
+    /// The scale bar's label for `metres` (a value of ``scaleBarMetres(metresPerPixel:width:)``):
+    /// `2 km`, `500 m`; below a metre with its decimals (`0.005 m`), as the bar of a picture
+    /// zoomed far in must say; beyond what an `Int64` holds as Swift writes a `Double`.
+    public static func scaleBarLabel(_ metres: Double) -> String {
+        if metres >= 1000 { return HumanFormat.fixed(metres / 1000, decimals: 0) + " km" }
+        if metres >= 1 { return HumanFormat.fixed(metres, decimals: 0) + " m" }
+        return ProfileChart.trimmed(metres) == "0" ? "\(metres) m" : ProfileChart.trimmed(metres) + " m"
+    }
+
     private static func drawScaleBar(_ svg: inout SVGWriter, fit: MapFit, latitude: Double) {
         let mpp = fit.metresPerPixel(atLatitude: latitude)
         let metres = scaleBarMetres(metresPerPixel: mpp, width: fit.width)
         let length = metres / mpp
         let x = 12.0
         let y = fit.height - 12
-        let label = metres >= 1000 ? "\(Int(metres / 1000)) km" : "\(Int(metres)) m"
+        let label = scaleBarLabel(metres)
         svg.open("g", ["class": "scale-bar"])
         svg.element(
             "path",

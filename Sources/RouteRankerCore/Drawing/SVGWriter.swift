@@ -95,8 +95,7 @@ public enum SVGNumber {
         if scaled == 0 { return "0" }
         let negative = scaled < 0
         let magnitude = abs(scaled)
-        guard magnitude < 1e15 else { return negative ? "-1e15" : "1e15" }
-        let units = Int64(magnitude)
+        guard magnitude < 1e15, let units = Int64(exactly: magnitude) else { return negative ? "-1e15" : "1e15" }
         let whole = units / 10
         let tenth = units % 10
         let text = tenth == 0 ? "\(whole)" : "\(whole).\(tenth)"

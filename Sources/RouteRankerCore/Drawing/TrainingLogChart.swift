@@ -64,7 +64,8 @@ public enum TrainingLogChart {
         let barWidth = max(1, column * 0.7)
         // Every k-th period labelled, k such that labels (about 7 px a character) do not overlap.
         let labelWidth = Double(slots.map(\.key.count).max() ?? 4) * 7 + 8
-        let labelEvery = max(1, Int((labelWidth / column).rounded(.up)))
+        // (At most every slot: a column of no width, from a picture too narrow, gives ∞ here.)
+        let labelEvery = (labelWidth / column).clampedInt(in: 1...max(1, slots.count), rounding: .up)
         svg.open("g", ["class": "bars", "fill": "#2563eb"])
         for (index, slot) in slots.enumerated() {
             let centre = frame.left + column * (Double(index) + 0.5)
@@ -138,7 +139,11 @@ public enum TrainingLogChart {
         case .distance: return ProfileChart.trimmed(value) + " km"
         case .elevation: return ProfileChart.trimmed(value) + " m"
         case .time:
-            let total = Int(value.rounded())
+            // A tick beyond 10¹⁵ s (only a damaged record's total reaches one) in whole hours.
+            guard value < Double(HumanFormat.maxClockSeconds) else {
+                return HumanFormat.fixed(value / 3600, decimals: 0) + " h"
+            }
+            let total = value.clampedInt(in: 0...HumanFormat.maxClockSeconds)
             guard total > 0 else { return step >= 3600 ? "0 h" : step >= 60 ? "0 min" : "0 s" }
             let parts = [(total / 3600, "h"), (total % 3600 / 60, "min"), (total % 60, "s")]
             return parts.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: " ")
