@@ -15,9 +15,21 @@ package struct SortKeyset {
         self.field = field
         self.descending = descending
         self.after = after
-        if let after, !(after.count == 3 && after[0] == "v") && !(after.count == 2 && after[0] == "n") {
-            throw InvalidListPosition()
-        }
+        // The controller checked the same shape when it read the cursor; checked again here, where
+        // the components are used (indexed, converted to a date or a number), for any other caller.
+        if let after, !Self.cursorShape(field: field).accepts(after) { throw InvalidListPosition() }
+    }
+
+    /// What a cursor of a list sorted by the stored `field` holds: `["v", value, id]`, the value
+    /// a date in milliseconds (years 0001–9999), a name, or a finite number; or `["n", id]`.
+    package static func cursorShape(field: String) -> CursorShape {
+        let value: CursorField =
+            switch field {
+            case "started_at": .milliseconds
+            case "name": .text
+            default: .number(-Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+            }
+        return CursorShape(alternatives: [[.literal("v"), value, .id], [.literal("n"), .id]])
     }
 
     /// Routes with a value, after the cursor. Past the valued phase, none.
@@ -51,7 +63,7 @@ package struct SortKeyset {
         let stats = route.stats
         let value: String? =
             switch key {
-            case "started_at": route.startedAt.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) }
+            case "started_at": route.startedAt.map(\.millisecondsKey)
             case "name": route.name
             case "distance_m": String(stats.distanceM)
             case "duration_s": String(stats.durationS)
@@ -64,10 +76,10 @@ package struct SortKeyset {
         switch field {
         case "name": return .string(raw)
         case "started_at":
-            guard let ms = Int64(raw) else { break }
+            guard let ms = Int64(raw), Cursor.millisecondRange.contains(ms) else { break }
             return .date(Date(timeIntervalSince1970: Double(ms) / 1000))
         default:
-            guard let number = Double(raw) else { break }
+            guard let number = Double(raw), number.isFinite else { break }
             return .double(number)
         }
         throw InvalidListPosition()

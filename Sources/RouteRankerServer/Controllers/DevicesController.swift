@@ -37,7 +37,7 @@ struct DevicesController: Sendable {
     /// `GET /v1/devices`: mine, oldest first.
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<DeviceView> {
         let user = try await auth.user(request)
-        let pageRequest = try PageRequest(request, list: "devices")
+        let pageRequest = try PageRequest(request, list: "devices", shape: .dateThenID)
         let all = try await devices.list(owner: user.id)
         let page = pageRequest.page(
             of: all, list: "devices", key: { [$0.createdAt.millisecondsKey, $0.id] }, isAfter: OldestFirst.thenByKey)

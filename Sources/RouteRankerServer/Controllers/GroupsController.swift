@@ -45,7 +45,7 @@ struct GroupsController: Sendable {
     /// `GET /v1/groups`: my groups, newest first.
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<GroupView> {
         let user = try await auth.user(request)
-        let page = try PageRequest(request, list: "groups")
+        let page = try PageRequest(request, list: "groups", shape: .dateThenID)
         let all = try await groups.groups(of: user.id)
         let sliced = page.page(
             of: all, list: "groups", key: { [$0.createdAt.millisecondsKey, $0.id] },

@@ -73,7 +73,7 @@ struct ImportsController: Sendable {
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<ImportView> {
         let user = try await auth.user(request)
         let list = "imports"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: .dateThenID)
         let after = page.after.flatMap { key -> (Int64, String)? in
             guard key.count == 2, let ms = Int64(key[0]) else { return nil }
             return (ms, key[1])
@@ -90,7 +90,7 @@ struct ImportsController: Sendable {
     func files(_ request: Request, _ context: AppRequestContext) async throws -> Page<ImportFileView> {
         let job = try await owned(request, context)
         let list = "import-files:\(job.id)"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: .fileIndex)
         let after = page.after.flatMap { $0.first.flatMap(Int.init) }
         let found = try await imports.results(job: job.id, after: after, limit: page.limit + 1)
         let items = Array(found.prefix(page.limit))

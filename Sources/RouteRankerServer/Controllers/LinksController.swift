@@ -48,7 +48,7 @@ struct LinksController: Sendable {
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<LinkView> {
         let (_, route) = try await owner(request, context)
         let list = "links:\(route.id)"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: .dateThenID)
         let all = try await links.links(of: route.id)
         let sliced = page.page(
             of: all, list: list, key: { [$0.createdAt.millisecondsKey, $0.id] }, isAfter: NewestFirst.thenByNewestID)

@@ -83,7 +83,7 @@ struct RecordsController: Sendable {
         let activity = try Self.activity(request)
         let distance = try Self.distance(context, activity: activity)
         let list = "records:\(activity.rawValue):\(distance.name)"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: .recordRanking)
         let shared = try await visibility.sharedRoutes(with: user)
         let owners = Set(shared.values.map(\.owner)).union([user.id])
         let candidates = try await bestEfforts.efforts(

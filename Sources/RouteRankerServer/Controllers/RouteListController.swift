@@ -29,7 +29,7 @@ struct RouteListController: Sendable {
             throw APIError.invalid("'sort' must be one of \(keys), optionally with '-'", field: "sort")
         }
         let list = "routes:\(sortParameter)"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: SortKeyset.cursorShape(field: order.field))
         // One more than the page: whether there is a next page.
         let found = try await routes.page(owner: user.id, order: order, after: page.after, limit: page.limit + 1)
         let items = Array(found.prefix(page.limit))
@@ -63,7 +63,7 @@ struct RouteListController: Sendable {
             (0...20_037_509).contains(radius)
         else { throw APIError.invalid("'radius_m' must be a number of metres in [0, 20037509]", field: "radius_m") }
         let list = "routes:near:\(lat),\(lon),\(radius)"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: .distanceThenID)
 
         let centre = Coordinate(lat: lat, lon: lon)
         var hits: [(summary: RouteSummary, distance: Double)] = []
@@ -93,13 +93,18 @@ struct RouteListController: Sendable {
         hits.sort { ($0.distance, $0.summary.id) < ($1.distance, $1.summary.id) }
         let sliced = page.page(
             of: hits, list: list, key: { [String($0.distance), $0.summary.id] },
-            isAfter: { position, key in
-                let (d, id) = (Double(position[0]) ?? 0, position.count > 1 ? position[1] : "")
-                let (kd, kid) = (Double(key[0]) ?? 0, key[1])
-                return (d, id) < (kd, kid)
-            })
+            isAfter: Self.nearerFirst)
         return Page(
             items: sliced.items.map(\.summary), next: sliced.next,
             total: hits.count)
+    }
+
+    /// "Nearest first, ties by id": whether `key` comes after `position`, both `[distance_m, id]`
+    /// (`CursorShape.distanceThenID`: the cursor's was checked when it was read).
+    static func nearerFirst(_ position: [String], _ key: [String]) -> Bool {
+        guard position.count == 2, key.count == 2, let d = Double(position[0]), let kd = Double(key[0]) else {
+            return false
+        }
+        return (d, position[1]) < (kd, key[1])
     }
 }

@@ -13,7 +13,7 @@ struct SegmentBoardsController: Sendable {
         let user = try await auth.user(request)
         let segment = try await boards.segment(try context.parameters.require("id"))
         let list = "leaderboard:\(segment.id)"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: .leaderboard)
         let best = EffortRanking.best(try await boards.visibleEfforts(on: segment.id, for: user))
         let ranks = EffortRanking.ranks(best.map(\.effort))
         let rows = zip(best, ranks).map { (effort: $0.effort, attempts: $0.attempts, rank: $1) }
@@ -42,7 +42,7 @@ struct SegmentBoardsController: Sendable {
             throw APIError.invalid("'user' must be a user id (1–64 of A–Z a–z 0–9 _ . -)", field: "user")
         }
         let list = "efforts:\(segment.id):\(person)"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: .efforts)
         let sorted = EffortRanking.sorted(
             try await boards.visibleEfforts(on: segment.id, for: user, owner: person), ids: EffortRanking.effortIDs)
         let ranks = EffortRanking.ranks(sorted)

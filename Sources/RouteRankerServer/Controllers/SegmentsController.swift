@@ -78,7 +78,7 @@ struct SegmentsController: Sendable {
         guard request.query["radius_m"] == nil else {
             throw APIError.invalid("'radius_m' is only meaningful with 'near'", field: "radius_m")
         }
-        let page = try PageRequest(request, list: "segments")
+        let page = try PageRequest(request, list: "segments", shape: .dateThenID)
         let mine = try await segments.segments(of: user.id)
         let sliced = page.page(
             of: mine, list: "segments", key: { [$0.createdAt.millisecondsKey, $0.id] },
@@ -123,7 +123,7 @@ struct SegmentsController: Sendable {
             radius = value
         }
         let list = "segments:near:\(lat),\(lon),\(radius)"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: .distanceThenID)
         let centre = Coordinate(lat: lat, lon: lon)
         let hits = try await segments.startingNear(centre, radiusM: radius)
             .map { (segment: $0, distance: Geodesic.distance(from: centre, to: $0.start)) }

@@ -30,7 +30,7 @@ struct SharesController: Sendable {
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Page<ShareView> {
         let (_, route) = try await owner(request, context)
         let list = "shares:\(route.id)"
-        let page = try PageRequest(request, list: list)
+        let page = try PageRequest(request, list: list, shape: .dateThenID)
         // The shares the route's readers confirm (see `Visibility`): the same people as `shared_with`.
         let all = try await shares.shares(of: route.id).filter { route.readers.contains($0.to) }
         let sliced = page.page(
@@ -60,7 +60,8 @@ struct SharesController: Sendable {
         let page: PageRequest
         let after: (Date, String)?
         do {
-            page = try PageRequest(request, list: "inbox")
+            page = try PageRequest(request, list: "inbox", shape: .dateThenID)
+            // `[milliseconds, share id]`, in range: `PageRequest` checked the shape.
             after = try page.after.map { position -> (Date, String) in
                 guard position.count == 2, let ms = Int64(position[0]) else {
                     throw APIError.invalid("'cursor' is not a cursor of this list", field: "cursor")

@@ -51,7 +51,7 @@ struct UsersController: Sendable {
     /// `GET /v1/friends`: the registered users among my friends, sorted by name, then id.
     func friends(_ request: Request, _ context: AppRequestContext) async throws -> Page<FriendView> {
         let user = try await auth.user(request)
-        let pageRequest = try PageRequest(request, list: "friends")
+        let pageRequest = try PageRequest(request, list: "friends", shape: .nameThenID)
         let sorted = try await users.names(of: user.friends).sorted {
             CodePoint.precedes([$0.name, $0.id], [$1.name, $1.id])
         }

@@ -4,16 +4,20 @@ import RouteRankerModels
 
 /// `?limit=` and `?cursor=` of a list. Cursors are opaque to clients: base64url of a small JSON
 /// object that names the list (and sort) it belongs to, so a cursor from another list is `400`.
+/// Each list declares the shape of its key (`CursorShape`), checked here when the cursor is read:
+/// a forged key of any arity, type or value is `400` before any list code sees it.
 struct PageRequest: Sendable {
     static let defaultLimit = 50
     static let maxLimit = 200
 
     var limit: Int
-    /// The keyset position after which the page starts, as stored in the cursor.
+    /// The keyset position after which the page starts, as stored in the cursor: it fits the
+    /// list's `CursorShape`, so that its components may be read at their declared types.
     var after: [String]?
 
-    /// Reads `limit` and `cursor`; `list` names the list and sort the cursor must come from.
-    init(_ request: Request, list: String) throws {
+    /// Reads `limit` and `cursor`; `list` names the list and sort the cursor must come from,
+    /// `shape` what its key holds.
+    init(_ request: Request, list: String, shape: CursorShape) throws {
         let query = request.query
         if let raw = query["limit"] {
             guard let value = Int(raw), (1...Self.maxLimit).contains(value) else {
@@ -24,7 +28,7 @@ struct PageRequest: Sendable {
             limit = Self.defaultLimit
         }
         if let raw = query["cursor"] {
-            guard let cursor = Cursor(encoded: raw), cursor.list == list else {
+            guard let cursor = Cursor(encoded: raw, list: list, shape: shape) else {
                 throw APIError.invalid("'cursor' is not a cursor of this list", field: "cursor")
             }
             after = cursor.key
@@ -44,6 +48,32 @@ struct PageRequest: Sendable {
         let next = rest.count > limit ? items.last.map { Cursor(list: list, key: key($0)).encoded } : nil
         return (items, next)
     }
+}
+
+extension CursorField {
+    /// Any finite number.
+    static let finite = CursorField.number(-Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+    /// A finite number ≥ 0 (a distance, a duration).
+    static let nonNegative = CursorField.number(0...Double.greatestFiniteMagnitude)
+}
+
+/// The cursor keys of the lists, each declared once: what `PageRequest` lets through.
+extension CursorShape {
+    /// `[milliseconds, id]`: the lists by creation or sharing date (imports, devices, segments,
+    /// groups, links, a route's shares, the inbox), ties by id.
+    static let dateThenID = CursorShape(.milliseconds, .id)
+    /// `[distance_m, id]`: the `near` searches, nearest first.
+    static let distanceThenID = CursorShape(.nonNegative, .id)
+    /// `[name, id]`: friends by name.
+    static let nameThenID = CursorShape(.text, .id)
+    /// `[index]`: an import's files in archive order.
+    static let fileIndex = CursorShape(.integer(0...Int64(Int32.max)))
+    /// `[elapsed ms, start ms, route id]`: a records ranking.
+    static let recordRanking = CursorShape(.integer(0...Int64.max), .milliseconds, .id)
+    /// `[elapsed_s, t, owner id]`: a segment's leaderboard.
+    static let leaderboard = CursorShape(.nonNegative, .finite, .id)
+    /// `[elapsed_s, t, route id, start index]`: a person's efforts on a segment.
+    static let efforts = CursorShape(.nonNegative, .finite, .id, .integer(0...Int64.max))
 }
 
 /// Keyset orders of the newest-first lists, whose cursor keys are `[milliseconds, id]`.
