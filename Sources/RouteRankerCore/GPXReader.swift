@@ -85,9 +85,9 @@ struct RawGPXPoint {
             }
             t = v
         }
-        let text =
-            [name, desc, cmt].lazy.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .first { !$0.isEmpty } ?? ""
+        // A file's text is cleaned, not refused (`TextRules.cleaned`): a line break in a `desc`
+        // must not fail the whole upload.
+        let text = [name, desc, cmt].lazy.compactMap { TextRules.cleaned($0) }.first ?? ""
         return try PointValidation.annotation(
             lat: la, lon: lo, t: t, text: text, index: index, timeKey: "time", line: line)
     }

@@ -27,7 +27,11 @@ public enum PointValidation {
         return TrackPoint(lat: lat, lon: lon, t: t, ele: ele, acc: acc)
     }
 
-    /// A validated annotation; `t` may be absent.
+    /// The longest annotation `text`, in characters (API.md, "Limits and hostile input").
+    public static let maxAnnotationText = 1000
+
+    /// A validated annotation; `t` may be absent; `text` at most ``maxAnnotationText`` characters,
+    /// none that ``TextRules`` forbids.
     public static func annotation(
         lat: Double?, lon: Double?, t: Double?, text: String?, index: Int, timeKey: String = "t", line: Int? = nil
     ) throws -> Annotation {
@@ -44,6 +48,10 @@ public enum PointValidation {
             throw fail(timeKey, "\(timeKey) must be after 1970-01-01T00:00:00Z and not after 9999-12-31T23:59:59Z")
         }
         guard let text else { throw fail("text", "text is required") }
+        guard text.count <= maxAnnotationText else {
+            throw fail("text", "text must be at most \(maxAnnotationText) characters")
+        }
+        if let problem = TextRules.problem(in: text, field: "text") { throw fail("text", problem) }
         return Annotation(lat: lat, lon: lon, t: t, text: text)
     }
 

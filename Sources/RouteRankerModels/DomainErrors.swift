@@ -40,6 +40,15 @@ package struct PointLimitExceeded: Error, Sendable {
     }
 }
 
+/// The request would take a route past the most annotations a route may hold (`413`).
+package struct AnnotationLimitExceeded: Error, Sendable {
+    package var limit: Int
+
+    package init(limit: Int) {
+        self.limit = limit
+    }
+}
+
 /// `similar` (and `similar_to`) compares routes up to a length (`422`): see `SimilarRoutes`.
 package struct RouteTooLongToCompare: Error, Sendable {
     package var limitM: Double

@@ -73,12 +73,27 @@ package struct AppendResult: Encodable {
 
 /// Rules for the route fields a client sets.
 package enum RouteRules {
+    /// A name sent by the client (route, group, segment, device; users' too): 1–200 characters,
+    /// not blank, none that `TextRules` forbids; `"Untitled"` when absent. Names read from a
+    /// file are `TextRules.cleaned` first instead.
     package static func name(_ name: String?) throws -> String {
         guard let name else { return "Untitled" }
         guard (1...200).contains(name.count), !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw InvalidInput("'name' must be 1–200 characters and not blank", field: "name")
         }
+        if let problem = TextRules.problem(in: name, field: "name") { throw InvalidInput(problem, field: "name") }
         return name
+    }
+
+    /// The most annotations a route holds (API.md, "Limits and hostile input").
+    package static let maxAnnotations = 1000
+
+    /// Refuses (`413`, `AnnotationLimitExceeded`) a request that would take a route holding
+    /// `existing` annotations past ``maxAnnotations`` by `adding` more; checked before anything is
+    /// stored.
+    package static func annotations(existing: Int, adding: Int) throws {
+        guard adding > 0 else { return }
+        guard existing + adding <= maxAnnotations else { throw AnnotationLimitExceeded(limit: maxAnnotations) }
     }
 
     package static func activity(_ raw: String?) throws -> Activity {

@@ -33,9 +33,11 @@ package enum UserRules {
     package static let maxFriends = 1000
     package static let maxNameLength = 200
 
-    /// 1–64 characters of `[A-Za-z0-9_.-]`; case-sensitive.
+    /// 1–64 characters of `[A-Za-z0-9_.-]`, not `.` or `..`; case-sensitive. `.` and `..` are
+    /// path segments every HTTP client normalises away: `DELETE /v1/routes/{id}/shares/..` would
+    /// reach the server as `DELETE /v1/routes/{id}/` and delete the route.
     package static func isValidID(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count)
+        id != "." && id != ".." && (1...64).contains(id.utf8.count)
             && id.utf8.allSatisfy { byte in
                 switch byte {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -49,20 +51,14 @@ package enum UserRules {
     package static func validateID(_ id: String, field: String = "id") throws {
         guard isValidID(id) else {
             throw InvalidInput(
-                "'\(field)' must be 1–64 characters of letters, digits, '_', '.' or '-'", field: field)
+                "'\(field)' must be 1–64 characters of letters, digits, '_', '.' or '-', and not '.' or '..'",
+                field: field)
         }
     }
 
-    /// A display name: 1–200 characters, not blank, no control characters.
+    /// A display name: 1–200 characters, not blank, none that `TextRules` forbids.
     package static func validateName(_ name: String) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, name.count <= maxNameLength else {
-            throw InvalidInput("'name' must be 1–\(maxNameLength) characters and not blank", field: "name")
-        }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw InvalidInput("'name' must not contain control characters", field: "name")
-        }
-        return name
+        try RouteRules.name(name)
     }
 
     /// Friend ids: each valid, at most 1000, duplicates and the user's own id removed (order kept).

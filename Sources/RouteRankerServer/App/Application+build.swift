@@ -26,7 +26,8 @@ public func buildApplication(
         router: router,
         server: .http1(
             configuration: .init(
-                additionalChannelHandlers: [LingeringClose()], idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
+                additionalChannelHandlers: [LingeringClose(), ProtocolErrorAnswer()],
+                idleTimeout: .seconds(Limits.idleTimeoutSeconds))),
         configuration: .init(
             address: .hostname(configuration.host, port: configuration.port), serverName: "RouteRanker"),
         services: [
@@ -45,13 +46,16 @@ public func buildApplication(
     return ApplicationOnDatabaseThreads(base: app, executor: storage.executor)
 }
 
-/// The router of `endpoints`, behind the middleware every request passes: metrics, then the one
-/// error → HTTP mapping.
+/// The router of `endpoints`, behind the middleware every request passes: the headers every answer
+/// carries (outermost, so that error answers get them too), metrics, then the one error → HTTP
+/// mapping.
 func makeRouter(_ endpoints: [Endpoint], registry: PrometheusCollectorRegistry) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ResponseHeadersMiddleware())
     router.add(middleware: MetricsMiddleware(registry: registry))
     router.add(middleware: ErrorMiddleware(allowed: AllowedMethods(endpoints)))
-    for endpoint in endpoints {
+    // `HEAD` wherever `GET` is (API.md, HTTP), from the same row.
+    for endpoint in endpoints + endpoints.compactMap(\.head) {
         router.on(RouterPath(endpoint.path), method: endpoint.method, use: endpoint.handler)
     }
     return router

@@ -17,8 +17,11 @@ struct DevicesController: Sendable {
     let publicURL: String?
 
     /// `POST /v1/devices`: `201` with the device, its key (shown once) and the ingest addresses.
-    func create(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<CreatedDevice> {
+    func create(_ request: Request, _ context: AppRequestContext) async throws -> CarriesSecret<
+        JSONResponse<CreatedDevice>
+    > {
         let user = try await auth.user(request)
+        let base = try base(request)  // a bad `Host` is refused before anything is stored
         let body = try await request.decodeJSON(CreateDeviceRequest.self)
         let name = try RouteRules.name(body.name)
         let activity = try RouteRules.activity(body.activity)
@@ -30,8 +33,8 @@ struct DevicesController: Sendable {
             id: id, owner: user.id, name: name, activity: activity, splitAfterS: split,
             shareWith: shareWith, createdAt: clock.now, keyHash: Secret.hash(key), lastSeenAt: nil)
         try await devices.insert(device)
-        return .created(
-            CreatedDevice(device: DeviceView(device), key: key, ingest: IngestAddresses(base: base(request), key: key)))
+        let created = CreatedDevice(device: DeviceView(device), key: key, ingest: IngestAddresses(base: base, key: key))
+        return CarriesSecret(.created(created))
     }
 
     /// `GET /v1/devices`: mine, oldest first.
@@ -68,11 +71,12 @@ struct DevicesController: Sendable {
     }
 
     /// `POST /v1/devices/{id}/key`: a new key; the old one stops working at once.
-    func rotateKey(_ request: Request, _ context: AppRequestContext) async throws -> DeviceKeyView {
+    func rotateKey(_ request: Request, _ context: AppRequestContext) async throws -> CarriesSecret<DeviceKeyView> {
         let device = try await owned(request, context)
+        let base = try base(request)  // a bad `Host` is refused before the old key stops working
         let key = DeviceKey.make(for: device.id)
         try await devices.replaceKeyHash(id: device.id, with: Secret.hash(key))
-        return DeviceKeyView(key: key, ingest: IngestAddresses(base: base(request), key: key))
+        return CarriesSecret(DeviceKeyView(key: key, ingest: IngestAddresses(base: base, key: key)))
     }
 
     /// `POST /v1/devices/{id}/qr.svg` with `{"app", "key"}`: the QR code an app scans to be set up
@@ -93,7 +97,7 @@ struct DevicesController: Sendable {
                 "'key' is not this device's current key (a new key replaces the old one)",
                 details: ["field": .string("key")])
         }
-        let ingest = IngestAddresses(base: base(request), key: body.key)
+        let ingest = IngestAddresses(base: try base(request), key: body.key)
         let text = DeviceSetupCode.text(app: app, ingest: ingest, owner: device.owner, key: body.key)
         let modules: [[Bool]]
         do {
@@ -165,10 +169,16 @@ struct DevicesController: Sendable {
     }
 
     /// Where the apps reach this server: the configured public URL, else `http://` and the
-    /// request's `Host`.
-    private func base(_ request: Request) -> String {
+    /// request's `Host` — which is the client's to choose, so it must be a host and port and
+    /// nothing else (`HostHeader`) before it goes into the addresses: otherwise `400`.
+    private func base(_ request: Request) throws -> String {
         if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
-        return "http://" + (request.head.authority ?? "localhost")
+        guard let authority = request.head.authority else { return "http://localhost" }
+        guard HostHeader.isValid(authority) else {
+            throw APIError.invalid(
+                "the Host header must be a host name, IPv4 or [IPv6] address and an optional port", field: "Host")
+        }
+        return "http://" + authority
     }
 }
 

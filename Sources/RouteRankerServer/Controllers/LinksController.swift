@@ -19,7 +19,9 @@ struct LinksController: Sendable {
 
     /// `POST /v1/routes/{id}/links`: `201 {"id","url","page_url","expires_at"}`; the secret (256 random bits)
     /// is in `url`, shown once, stored only as its SHA-256.
-    func create(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<CreatedLink> {
+    func create(_ request: Request, _ context: AppRequestContext) async throws -> CarriesSecret<
+        JSONResponse<CreatedLink>
+    > {
         let (user, route) = try await owner(request, context)
         let body = try await request.decodeOptionalJSON(LinkRequest.self)
         let lifetime = body.expiresInS ?? Self.defaultLifetime
@@ -33,9 +35,10 @@ struct LinksController: Sendable {
             id: NewID.make(), route: route.id, owner: user.id, secretHash: Secret.hash(secret), createdAt: now,
             expiresAt: now.addingTimeInterval(lifetime).millisecondPrecision)
         try await links.insert(link)
-        return .created(
-            CreatedLink(
-                id: link.id, url: "/v1/links/\(secret)", pageURL: "/l/\(secret)", expiresAt: link.expiresAt))
+        return CarriesSecret(
+            .created(
+                CreatedLink(
+                    id: link.id, url: "/v1/links/\(secret)", pageURL: "/l/\(secret)", expiresAt: link.expiresAt)))
     }
 
     /// The caller and route `{id}`, which they must own.

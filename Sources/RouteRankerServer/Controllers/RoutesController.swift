@@ -120,6 +120,7 @@ struct RoutesController: Sendable {
                 route.name = try RouteRules.name(body.name)
                 route.activity = try RouteRules.activity(body.activity)
                 route.accumulator = StatsAccumulator(activity: route.activity)
+                try RouteRules.annotations(existing: 0, adding: body.annotations.count)
                 route.annotations = body.annotations
                 recording = body.recording
                 ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
@@ -172,6 +173,7 @@ struct RoutesController: Sendable {
                 try await request.streamPoints(stream, bodyHash: &noHash) { try await ingest.add($0) }
             } else {
                 let body = try await request.readRouteDocument(format, bodyHash: &noHash)
+                try RouteRules.annotations(existing: route.annotations.count, adding: body.annotations.count)
                 try await ingest.add(body.points)
                 ingest.annotate(body.annotations)
             }

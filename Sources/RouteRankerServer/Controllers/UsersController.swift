@@ -10,7 +10,9 @@ struct UsersController: Sendable {
     let clock: WallClock
 
     /// `POST /v1/users`: the token is returned once and only its digest is stored.
-    func register(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<RegisteredUser> {
+    func register(_ request: Request, _ context: AppRequestContext) async throws -> CarriesSecret<
+        JSONResponse<RegisteredUser>
+    > {
         let body = try await request.decodeJSON(RegisterRequest.self)
         try UserRules.validateID(body.id)
         let name = try UserRules.validateName(body.name)
@@ -20,7 +22,7 @@ struct UsersController: Sendable {
             id: body.id, name: name, friends: friends, tokenHash: Secret.hash(token),
             createdAt: clock.now)
         guard try await users.insert(user) else { throw APIError.conflict("the user id '\(user.id)' is taken") }
-        return .created(RegisteredUser(id: user.id, name: user.name, token: token))
+        return CarriesSecret(.created(RegisteredUser(id: user.id, name: user.name, token: token)))
     }
 
     /// `GET /v1/users/me`.
@@ -41,11 +43,11 @@ struct UsersController: Sendable {
     }
 
     /// `POST /v1/users/me/token`: a new token; the old one stops working at once.
-    func rotateToken(_ request: Request, _ context: AppRequestContext) async throws -> TokenView {
+    func rotateToken(_ request: Request, _ context: AppRequestContext) async throws -> CarriesSecret<TokenView> {
         let user = try await auth.user(request)
         let token = UserToken.make(for: user.id)
         try await users.replaceTokenHash(id: user.id, with: Secret.hash(token))
-        return TokenView(token: token)
+        return CarriesSecret(TokenView(token: token))
     }
 
     /// `GET /v1/friends`: the registered users among my friends, sorted by name, then id.

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -16,8 +17,47 @@ struct Endpoint: Sendable {
         self.method = method
         self.path = path
         self.handler = { request, context in
-            try await handler(request, context).response(from: request, context: context)
+            var context = context
+            context.coreContext.parameters = Self.decoded(context.parameters)
+            return try await handler(request, context).response(from: request, context: context)
         }
+    }
+
+    /// `HEAD` of a `GET` row: the `GET`'s status and headers (its `Content-Length` included), no
+    /// body. A streamed body's writer is never run, so a `HEAD` of a download or a live stream
+    /// costs what its checks cost.
+    var head: Endpoint? {
+        guard method == .get else { return nil }
+        let get = handler
+        // `get` decodes the parameters itself: wrapped as is, not through `init`, to decode once.
+        return Endpoint(method: .head, path: path) { request, context in
+            let response = try await get(request, context)
+            var headers = response.headers
+            if headers[.contentLength] == nil, let length = response.body.contentLength {
+                headers[.contentLength] = String(length)
+            }
+            return Response(status: response.status, headers: headers, body: ResponseBody())
+        }
+    }
+
+    private init(method: HTTPRequest.Method, path: String, handler: @escaping Handler) {
+        self.method = method
+        self.path = path
+        self.handler = handler
+    }
+
+    /// Path parameters percent-decoded once, as API.md says (`%2E%2E` is `..`, `%252E` is
+    /// `%2E`): Hummingbird's router hands them over as they stood in the path. A parameter that
+    /// is not valid percent-encoded UTF-8 stays as sent, and finds nothing.
+    private static func decoded(_ parameters: Parameters) -> Parameters {
+        guard parameters.contains(where: { $0.value.contains("%") }) else { return parameters }
+        return Parameters(
+            parameters.map { parameter in
+                guard parameter.value.contains("%"), let plain = String(parameter.value).removingPercentEncoding else {
+                    return parameter
+                }
+                return (parameter.key, Substring(plain))
+            })
     }
 
     static func get<O: ResponseGenerator>(
@@ -69,7 +109,7 @@ struct AllowedMethods: Sendable {
         }
         guard !matches.isEmpty else { return nil }
         let methods = matches.flatMap(\.methods)
-        return methods
+        return methods.contains(.get) && !methods.contains(.head) ? methods + [.head] : methods
     }
 
     private static func segments(_ path: String) -> [Substring] {

@@ -50,7 +50,9 @@ extension Request {
     ///
     /// Names: JSON's `name`; GPX's own name, else `?name=`; FIT's and TCX's `?name=`, else the
     /// file's (TCX `Notes`, else `"<sport> <date>"`). Activities: JSON's, else `?activity=`; GPX
-    /// `?activity=`; FIT and TCX `?activity=`, else the file's sport.
+    /// `?activity=`; FIT and TCX `?activity=`, else the file's sport. A name taken from the file
+    /// is `TextRules.cleaned` (a control character must not fail the upload); one sent in the
+    /// query or the JSON is checked by `RouteRules.name` (`400`).
     func readRouteDocument(_ format: UploadFormat, bodyHash: inout BodyHash?) async throws -> RouteDocumentBody {
         let buffer = try await collectBody()
         bodyHash?.update(buffer)
@@ -62,18 +64,20 @@ extension Request {
         case .gpx:
             let gpx = try GPXReader.read(data())
             return RouteDocumentBody(
-                name: gpx.name ?? query["name"], activity: query["activity"], recording: nil,
+                name: TextRules.cleaned(gpx.name) ?? query["name"], activity: query["activity"], recording: nil,
                 points: TrackPoint.sortedByTime(gpx.points), annotations: gpx.annotations)
         case .fit:
             let partial = try RouteRules.flag(query["partial"], field: "partial") ?? false
             let fit = try FITReader.read(data(), partial: partial)
             return RouteDocumentBody(
-                name: query["name"] ?? fit.defaultName, activity: query["activity"] ?? fit.activity.rawValue,
+                name: query["name"] ?? TextRules.cleaned(fit.defaultName),
+                activity: query["activity"] ?? fit.activity.rawValue,
                 recording: nil, points: TrackPoint.sortedByTime(fit.points), annotations: [])
         case .tcx:
             let tcx = try TCXReader.read(data())
             return RouteDocumentBody(
-                name: query["name"] ?? tcx.defaultName, activity: query["activity"] ?? tcx.activity.rawValue,
+                name: query["name"] ?? TextRules.cleaned(tcx.defaultName),
+                activity: query["activity"] ?? tcx.activity.rawValue,
                 recording: nil, points: TrackPoint.sortedByTime(tcx.points), annotations: [])
         case .json, .ndjson, .text:
             // The scanner reads the plain shape of a body fast; the decoder reads the rest, errors included.

@@ -36,7 +36,8 @@ struct ImportedRoutes: Sendable {
         _ data: Data, format: RouteFile.Format, id: String, owner: String, name: String?, activity: Activity?
     ) async throws -> Outcome {
         let file = try Self.read(data, format: format)
-        let routeName = try RouteRules.name(name ?? file.name)
+        // Both names come from files (the archive's CSV, the entry): cleaned, not refused.
+        let routeName = try RouteRules.name(TextRules.cleaned(name) ?? TextRules.cleaned(file.name))
         let routeActivity = try activity ?? RouteRules.activity(file.activity)
         var route = RouteRecord(
             id: id, owner: owner, name: routeName, activity: routeActivity, state: .finished, createdAt: clock.now,
@@ -53,6 +54,7 @@ struct ImportedRoutes: Sendable {
         if let stored = try await routes.find(id: id), stored.owner == owner {
             return .imported(route: stored.id)  // made before a crash: the same entry
         }
+        try RouteRules.annotations(existing: 0, adding: file.annotations.count)  // the upload's 413
         var ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
         try await ingest.add(file.points)
         ingest.annotate(file.annotations)
