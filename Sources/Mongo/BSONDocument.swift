@@ -151,7 +151,7 @@ extension BSONDocument: CustomStringConvertible {
         case .binary(let subtype, let bytes): "Binary(\(subtype), \(bytes.count) bytes)"
         case .objectId(let o): "ObjectId(\(o.hex))"
         case .bool(let b): "\(b)"
-        case .date(let d): "Date(\(Int64((d.timeIntervalSince1970 * 1000).rounded())))"
+        case .date(let d): "Date(\(BSONDate.milliseconds(d)))"
         case .null: "null"
         case .int32(let v): "Int32(\(v))"
         case .int64(let v): "Int64(\(v))"

@@ -53,7 +53,7 @@ public enum DiscreteFrechet {
         case .beyondBound: return nil
         case .overLimit:
             let cells = Double(outer.count) * Double(inner.count)
-            var k = max(2, Int((cells / Double(max(1, cellLimit))).squareRoot().rounded(.up)))
+            var k = (cells / Double(max(1, cellLimit))).squareRoot().clampedInt(in: 2...Int.max, rounding: .up)
             while (Double(outer.count) / Double(k)).rounded(.up) * (Double(inner.count) / Double(k)).rounded(.up)
                 > Double(cellLimit)
             {

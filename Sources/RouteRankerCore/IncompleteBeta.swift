@@ -130,7 +130,7 @@ public enum IncompleteBeta {
         if abs(d) < tiny { d = tiny }
         d = 1 / d
         var h = d
-        let maxIterations = 1000 + Int(min(1e7, 20 * max(a, b).squareRoot()))
+        let maxIterations = 1000 + (20 * max(a, b).squareRoot()).clampedInt(in: 0...10_000_000, rounding: .down)
         for step in 1...maxIterations {
             let m = Double(step)
             let m2 = 2 * m

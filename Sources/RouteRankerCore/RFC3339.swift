@@ -63,7 +63,8 @@ public enum RFC3339 {
     /// time is first rounded to the microsecond, so that `…0.123` stored as `…0.12299999` stays `.123`.
     public static func formatMilliseconds(_ t: Double) -> String {
         let ms = ((t * 1_000_000).rounded() / 1000).rounded(.down)
-        let millis = Int64(ms)
+        // Within ±10¹⁸ ms (31 million years; only a damaged record's time is beyond), NaN as 0.
+        let millis = ms.clampedInt64(in: -1_000_000_000_000_000_000...1_000_000_000_000_000_000)
         let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
         let fraction = millis - seconds * 1000
         guard seconds >= 0, Double(seconds) < lastSecond else {
@@ -126,14 +127,17 @@ public enum RFC3339 {
     }
 
     /// ``format(_:)`` for any finite `t`, negative times and years past 9999 included.
+    /// Times beyond ±10¹⁵ s (31 million years), which only a damaged record holds, are written
+    /// as that bound, and NaN as the epoch: no integer conversion of them can trap.
     static func general(_ t: Double) -> String {
+        let t = t.isNaN ? 0 : min(max(t, -1e15), 1e15)
         let text = DecimalNumbers.format(t)
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        var seconds = Int64(parts[0])!
+        guard var seconds = Int64(parts[0]) else { return "1970-01-01T00:00:00.000Z" }
         var fraction = parts.count > 1 ? String(parts[1]) : ""
         if t < 0 && !fraction.isEmpty {
             // −1.25 is 1.25 s before the epoch: second −2, fraction .75. Only for completeness.
-            let f = 1 - Double("0." + fraction)!
+            let f = 1 - (Double("0." + fraction) ?? 0)
             seconds -= 1
             fraction = String(DecimalNumbers.format(f).dropFirst(2))
         }

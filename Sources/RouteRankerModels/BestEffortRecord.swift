@@ -61,5 +61,5 @@ package struct BestEffortRecord: Sendable, Equatable {
     }
 
     /// Seconds already rounded to the millisecond, as an exact integer count of milliseconds.
-    static func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
+    static func milliseconds(_ seconds: Double) -> Int64 { (seconds * 1000).clampedInt64(in: .min ... .max) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RouteRankerCore
 
 extension Date {
     /// This date truncated to whole milliseconds, as BSON dates store it, so that what a handler
@@ -8,5 +9,5 @@ extension Date {
     }
 
     /// Milliseconds since the epoch, as a keyset cursor holds a date.
-    package var millisecondsKey: String { String(Int64((timeIntervalSince1970 * 1000).rounded())) }
+    package var millisecondsKey: String { String((timeIntervalSince1970 * 1000).clampedInt64(in: .min ... .max)) }
 }

@@ -85,7 +85,7 @@ package struct IdempotencyRepository: Sendable {
         // Records from before leases have `created_at` alone: theirs ran out `lease` after it.
         let leaseUntil = record.date("lease_until") ?? record.date("created_at")?.addingTimeInterval(Self.lease)
         if record.string("state") == "pending", let leaseUntil, leaseUntil > now {
-            return .inProgress(seconds: Int(leaseUntil.timeIntervalSince(now).rounded(.up)))
+            return .inProgress(seconds: Int(exactly: leaseUntil.timeIntervalSince(now).rounded(.up)) ?? 1)
         }
         var guardFilter: BSONDocument = ["_id": .string(id), "state": record["state"] ?? .null]
         guardFilter["owner"] = record["owner"] ?? ["$exists": false]
@@ -98,7 +98,7 @@ package struct IdempotencyRepository: Sendable {
                     "lease_until": .date(now.addingTimeInterval(Self.lease)),
                 ]
             ])
-        guard taken.matchedCount == 1 else { return .inProgress(seconds: Int(Self.lease)) }
+        guard taken.matchedCount == 1 else { return .inProgress(seconds: Int(exactly: Self.lease) ?? 30) }
         return .claimed(Holding(id: id, route: kept, token: token, resumed: true))
     }
 

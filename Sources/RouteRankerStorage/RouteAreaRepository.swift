@@ -135,7 +135,7 @@ package struct PaddedBox: Sendable, Equatable {
     package var ring: [Coordinate]? {
         guard minLat > -85, maxLat < 85, minLon >= -180, maxLon <= 180, maxLon - minLon < 180 else { return nil }
         func pieces(_ a: Double, _ b: Double) -> [Double] {
-            let n = max(1, Int((abs(b - a) / 1).rounded(.up)))
+            let n = abs(b - a).clampedInt(in: 1...360, rounding: .up)
             return (0..<n).map { a + (b - a) * Double($0) / Double(n) }
         }
         var ring: [Coordinate] = []

@@ -187,7 +187,8 @@ public final class ZipWriter {
         archive_entry_set_filetype(header, type)
         archive_entry_set_perm(header, permissions)
         let seconds = modified.timeIntervalSince1970.rounded(.down)
-        archive_entry_set_mtime(header, time_t(seconds), Int(((modified.timeIntervalSince1970 - seconds) * 1e9)))
+        let nanoseconds = ((modified.timeIntervalSince1970 - seconds) * 1e9).rounded(.down)
+        archive_entry_set_mtime(header, time_t(exactly: seconds) ?? 0, Int(exactly: nanoseconds) ?? 0)
         if let size { archive_entry_set_size(header, size) } else { archive_entry_unset_size(header) }
         // ARCHIVE_WARN too: a name that could not be converted would be written mangled.
         try withUTF8Locale { try check(archive_write_header(archive, header), allowWarning: false) }

@@ -76,7 +76,7 @@ struct BestEffortsCommand: ParsableCommand {
 
     /// `h:mm:ss.sss`, or `m:ss.sss` under an hour.
     static func clock(_ seconds: Double) -> String {
-        let millis = Int64((seconds * 1000).rounded())
+        let millis = (seconds * 1000).clampedInt64(in: .min ... .max)
         let h = millis / 3_600_000
         let m = millis / 60_000 % 60
         let s = Double(millis % 60_000) / 1000

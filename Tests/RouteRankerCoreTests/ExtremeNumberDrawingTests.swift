@@ -223,6 +223,20 @@ private let tiny = Double.leastNonzeroMagnitude
         #expect(RouteMapPicture.scaleBarLabel(500) == "500 m")
     }
 
+    // Times are written from stored points too (exports, JSON): a damaged record's 1e300 or NaN
+    // made `Int64(parts[0])!` and `Int64(ms)` trap.
+    @Test(arguments: Self.extremes) func timesOfAnyValueAreWritten(_ t: Double) {
+        let texts = [RFC3339.format(t), RFC3339.formatMilliseconds(t)]
+        for text in texts {
+            Self.expectSane(text, "time \(t)")
+            #expect(text.hasSuffix("Z"), "\(text)")
+        }
+        var bytes: [UInt8] = []
+        RFC3339.append(t, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == texts[0])
+        #expect(RFC3339.format(1_700_000_000.5) == "2023-11-14T22:13:20.500Z")
+    }
+
     @Test func clampedIntStatesItsRange() {
         #expect(Double.nan.clampedInt(in: -5...5) == -5)
         #expect(Double.infinity.clampedInt(in: -5...5) == 5)

@@ -38,7 +38,7 @@ struct SegmentsController: Sendable {
         let lengthM = SegmentPath(points: points).lengthM
         guard lengthM >= SegmentRules.minLengthM, lengthM <= SegmentRules.maxLengthM else {
             throw APIError.unprocessable(
-                "a segment must be 100 m to 100 km long; this one is \(Int(lengthM.rounded())) m",
+                "a segment must be 100 m to 100 km long; this one is \(HumanFormat.fixed(lengthM, decimals: 0)) m",
                 details: ["length_m": .double(lengthM)])
         }
         let segment = SegmentRecord(

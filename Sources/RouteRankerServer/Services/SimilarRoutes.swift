@@ -84,7 +84,7 @@ struct SimilarRoutes: Sendable {
         }
         cells *= cellWeight(maxM: maxM)
         // Doubles, so that no sum of absurd lengths overflows before it is compared.
-        return (Int(min(totalSamples, Double(Int.max / 2))), Int(min(cells, Double(Int.max / 2))))
+        return (totalSamples.clampedInt(in: 0...Int.max / 2), cells.clampedInt(in: 0...Int.max / 2))
     }
 
     /// Matches ranked by duration (ties share a rank and are listed by name, then id).
@@ -150,7 +150,7 @@ struct SimilarRoutes: Sendable {
             let left = budget - Double(scanned)
             guard left >= 2 else { throw ComparisonTooLarge(candidates: survivors.count) }
             guard let path = found[route.id] else { continue }
-            let pairLimit = Int(min(Double(Self.pairCellLimit), left / 2))
+            let pairLimit = (left / 2).clampedInt(in: 1...Self.pairCellLimit, rounding: .down)
             if let frechet = DiscreteFrechet.distance(
                 anchorPath, path, bound: maxM, cellLimit: pairLimit, scanned: &scanned)
             {
