@@ -33,8 +33,9 @@ times at once;
 here), and a victim's one-file import; #14 one such entry. Before the fixes, #1, #2 and #4 killed
 the server.
 
-`PROBE_HOSTILE_ROWS=1,7` runs only those rows; `PROBE_GPX_ATTRIBUTES` sets #6's count. Deterministic: fixed data, no randomness; every
-request has a timeout and every wait a deadline. Traffic only to 127.0.0.1."""
+`PROBE_HOSTILE_ROWS=1,7` runs only those rows; `PROBE_GPX_ATTRIBUTES` sets #6's count.
+Deterministic: fixed data, no randomness; every request has a timeout and every wait a deadline.
+Traffic only to 127.0.0.1."""
 
 import base64
 import io
@@ -512,24 +513,31 @@ def row3(world: World) -> str:
 
 
 def row4(world: World) -> str:
-    """`ele` past the bounds (a gain above 9.2e18 needs one) is 400; the training log's elevation
-    chart of the extreme valid route draws."""
-    for ele in (1e19, -1e19, 100_000.001, -12_000.001):
-        reply = world.as_user("mallory", "POST", "/v1/routes",
-                              {"name": "high", "points": points(46.5, 7.5, [0, ele])})
+    """`ele` past its bounds (a gain above 9.2e18 needs one) and `acc` past its are 400; a route
+    at the bounds is taken; the training log's elevation chart of the extreme valid route draws."""
+    refused = [("ele", value) for value in (1e19, -1e19, 100_000.001, -12_000.001)]
+    refused += [("acc", value) for value in (1e308, 1_000_000.5, -0.5)]
+    for key, value in refused:
+        pts = points(46.5, 7.5, [0, 0])
+        pts[1][key] = value
+        reply = world.as_user("mallory", "POST", "/v1/routes", {"name": "high", "points": pts})
         if reply.status == 201:
-            raise ProbeFailure(f"ele {ele} accepted (201); then {', '.join(then_pages(world, reply.json()['id']))}")
-        refused_point(world, f"ele {ele}", reply, 1, "ele")
+            raise ProbeFailure(f"{key} {value} accepted (201); then "
+                               f"{', '.join(then_pages(world, reply.json()['id']))}")
+        refused_point(world, f"{key} {value}", reply, 1, key)
+    at_bounds = points(46.5, 7.5, [-12_000.0, 100_000.0, 0.0])
+    at_bounds[0]["acc"], at_bounds[1]["acc"] = 0.0, 1_000_000.0
+    world.route("mallory", "at the bounds", at_bounds)
     for query in ("metric=elevation", "metric=elevation&period=year", "metric=elevation&period=month",
                   "metric=distance", "metric=time"):
         ok(world.as_user("mallory", "GET", f"/v1/users/me/log.svg?{query}"), (200,), f"log.svg?{query}")
     ok(world.as_user("mallory", "GET", "/v1/users/me/log"), (200,), "log")
-    return "4 out-of-range ele → 400; log.svg ×5 200"
+    return f"{len(refused)} ele/acc out of range → 400, at the bounds 201; log.svg ×5 200"
 
 
 def row5(world: World) -> str:
-    """Appends with `ele` ±1.7e308 to a route shared with the victim: 400, nothing stored, and the
-    victim's inbox and `near` still answer."""
+    """Appends with `ele` ±1.7e308 to a route shared with the victim: 400, nothing stored, the
+    victim's inbox and `near` still answer, and the attacker's export is a whole zip."""
     route = ok(world.as_user("mallory", "POST", "/v1/routes", {"name": "shared", "recording": True,
                                                                 "points": points(45.0, 6.0, [300.0] * 10)}),
                (201,), "recording route").json()["id"]
@@ -554,7 +562,10 @@ def row5(world: World) -> str:
     check(any(item["id"] == route for item in near["items"]), "the shared route is not in the victim's near list")
     download = ok(world.as_user("mallory", "GET", f"/v1/routes/{route}/points"), (200,), "download").json()
     check(len(download["points"]) == 10, f"the download has {len(download['points'])} points, not 10")
-    return "±1.7e308 → 400 (JSON, NDJSON, text); route unchanged; victim's inbox and near 200"
+    export = ok(world.as_user("mallory", "GET", "/v1/users/me/export"), (200,), "export").body
+    with zipfile.ZipFile(io.BytesIO(export)) as archive:
+        check(archive.testzip() is None and f"routes/{route}.gpx" in archive.namelist(), "the export is broken")
+    return "±1.7e308 → 400 (JSON, NDJSON, text); route unchanged; victim's inbox and near 200; export whole"
 
 
 def row6(world: World) -> str:
