@@ -772,6 +772,8 @@ def same_but_empty(world: World, path: str, token: Optional[str]) -> None:
     for name in ("content-type", "cache-control", "etag", "x-content-type-options"):
         check(head.header(name) == get.header(name), f"HEAD {path}: {name} {head.header(name)!r}, GET "
                                                      f"{get.header(name)!r}")
+    length = head.header("content-length")
+    check(length in ("", str(len(get.body))), f"HEAD {path}: Content-Length {length}, GET's body {len(get.body)}")
 
 
 def row15(world: World) -> str:
