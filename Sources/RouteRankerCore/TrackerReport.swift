@@ -18,15 +18,19 @@ public struct TrackerMessageEncrypted: Error, Sendable, Equatable {
 
 extension TrackerReport {
     /// The report for raw values as a tracker sent them: a point when the position is in range and
-    /// the time is valid (`PointValidation`'s rules), `unusable` otherwise. An elevation or
-    /// accuracy that is not a finite number (or a negative accuracy) is left out rather than
-    /// costing the point: the apps send placeholders for "unknown".
+    /// the time is valid (`PointValidation`'s rules), `unusable` otherwise. An elevation outside
+    /// `PointValidation.elevationRange` (not a number, infinite, past −12 km or 100 km) and an
+    /// accuracy that is not a number or negative are left out rather than costing the point: the
+    /// apps send placeholders for "unknown". An accuracy above `PointValidation.accuracyRange`
+    /// (infinite included) is a point the ingest rules would drop as inaccurate anyway: `unusable`.
+    /// Either way the message is answered `200`, and no value outside the ranges is stored.
     public static func location(lat: Double?, lon: Double?, t: Double?, ele: Double?, acc: Double?) -> TrackerReport {
         guard let lat, lat.isFinite, (-90...90).contains(lat), let lon, lon.isFinite, (-180...180).contains(lon),
             let t, PointValidation.isValidTime(t)
         else { return .unusable }
-        let ele = ele.flatMap { $0.isFinite ? $0 : nil }
-        let acc = acc.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        if let acc, acc > PointValidation.accuracyRange.upperBound { return .unusable }
+        let ele = ele.flatMap { PointValidation.elevationRange.contains($0) ? $0 : nil }
+        let acc = acc.flatMap { PointValidation.accuracyRange.contains($0) ? $0 : nil }
         return .point(TrackPoint(lat: lat, lon: lon, t: t, ele: ele, acc: acc))
     }
 }

@@ -84,8 +84,16 @@ package struct RouteIngest {
     /// (else `VersionConflict`: another writer got there first).
     /// `linger`: how long the commit waits for concurrent commits to share its command when it
     /// finds none (`RouteRepository.commit(_:over:stored:bucket:linger:)`).
+    ///
+    /// Everything that can refuse the request is checked before the write, never after: the
+    /// point limit, and that the stats are finite (the answer and every list that shows the route
+    /// encode them as JSON, which has no infinity; `PointValidation`'s ranges make them finite, and
+    /// this check keeps an overflow from ever being stored if a path forgets them). Issue 43 #5: an
+    /// append with `ele` ±1.7e308 summed its gain to infinity, the commit wrote it, and only the
+    /// answer's encoding failed, a `500` after the route had changed.
     package mutating func commit(state: RouteState? = nil, linger: Duration = .zero) async throws -> RouteRecord {
         guard !overLimit else { throw PointLimitExceeded(limit: Self.maxPoints) }
+        guard route.stats.isFinite else { throw StatsNotFinite() }
         if let state { route.state = state }
         route.layout.appendToTail(open)
         open = []
@@ -93,5 +101,16 @@ package struct RouteIngest {
         try await routes.commit(route, over: baseVersion, stored: stored, bucket: unstored, linger: linger)
         unstored = nil
         return route
+    }
+}
+
+/// The points would make a route's stats overflow to infinity (`400`): refused before the commit,
+/// so nothing of the request is stored.
+package struct StatsNotFinite: Error, CustomStringConvertible {
+    package init() {}
+
+    package var description: String {
+        "these points make the route's statistics too large to represent (elevations must lie within "
+            + "[-12000, 100000] m)"
     }
 }

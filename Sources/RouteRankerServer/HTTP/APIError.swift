@@ -155,6 +155,8 @@ extension APIError {
                 details: ["candidates": .int(error.candidates)])
         case let error as PointLimitExceeded:
             self = .payloadTooLarge("a route may hold at most \(error.limit) points")
+        case let error as StatsNotFinite:
+            self = .invalid(error.description, field: "points")
         case let error as AnnotationLimitExceeded:
             self = .payloadTooLarge("a route may hold at most \(error.limit) annotations")
         case let error where StorageFailure(error) == .unavailable:

@@ -186,7 +186,7 @@ struct ImportWorker: Service {
     static func refusal(_ error: any Error) -> String? {
         let mapped: APIError
         switch error {
-        case ZipError.entryTooLarge:
+        case ZipError.entryTooLarge, ZipError.decompressedTooLarge:  // the zip entry, or its gzip'd content
             mapped = .payloadTooLarge("the file inflates to more than 256 MiB")
         case let error as ZipError:
             mapped = .invalid("the file cannot be read from the archive: \(error)", field: "body")
