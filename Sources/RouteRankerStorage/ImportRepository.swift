@@ -25,7 +25,17 @@ package struct ImportRepository: Sendable {
         MongoIndex(keys: ["owner": 1, "created_at": -1, "_id": -1], name: "owner_created_at"),
         // Jobs to claim: queued ones, and running ones whose lease ran out.
         MongoIndex(keys: ["state": 1, "lease_until": 1], name: "state_lease_until"),
+        // A user's imports in flight (the per-user bound), and when each user was last served.
+        MongoIndex(keys: ["owner": 1, "state": 1, "created_at": 1], name: "owner_state_created_at"),
+        MongoIndex(keys: ["owner": 1, "started_at": -1], name: "owner_started_at"),
     ]
+
+    /// The most imports a user may have receiving, queued or running at once (API.md: a third is
+    /// `429`).
+    package static let maxInFlightPerUser = 2
+    /// How long a `receiving` job counts as in flight: an upload of 4 GiB takes minutes; one whose
+    /// process died while receiving it is never queued, and must not block its owner for ever.
+    package static let receivingCountsFor: TimeInterval = 6 * 3600
     package static let fileIndexes = [MongoIndex(keys: ["import": 1, "index": 1], name: "import_index")]
 
     /// Stores a new job, `receiving` until its archive is stored.
@@ -55,6 +65,19 @@ package struct ImportRepository: Sendable {
         try await imports.count(["owner": .string(owner)])
     }
 
+    /// How many of `owner`'s imports are in flight: queued or running, or receiving their
+    /// archive since less than ``receivingCountsFor``. Counted in the database (by the
+    /// `owner_state_created_at` index), so that the bound holds across server processes.
+    package func inFlightCount(owner: String, now: Date) async throws -> Int {
+        try await imports.count([
+            "owner": .string(owner),
+            "$or": [
+                ["state": ["$in": ["queued", "running"]]],
+                ["state": "receiving", "created_at": ["$gt": .date(now.addingTimeInterval(-Self.receivingCountsFor))]],
+            ],
+        ])
+    }
+
     /// The archive is stored: the job may be claimed.
     package func queue(id: String, size: Int64) async throws {
         try await imports.updateOne(
@@ -79,17 +102,29 @@ package struct ImportRepository: Sendable {
 
     /// Claims a job to work on: a queued one, or a running one whose lease ran out by `now`. One
     /// version-guarded write decides between processes. Nil when there is none.
+    ///
+    /// Fair between users: among the due jobs, the one whose owner was served least recently
+    /// (whose latest job started earliest, or never) goes first, then the oldest. So a user with
+    /// two big imports queued delays another user's import by at most the job already running,
+    /// in whichever process, not by all of theirs.
     package func claim(worker: String, now: Date) async throws -> ImportRecord? {
         let due: BSONDocument = [
             "$or": [["state": "queued"], ["state": "running", "lease_until": ["$lte": .date(now)]]]
         ]
-        for candidate in try await imports.find(due, sort: ["created_at": 1], limit: 5).compactMap(Self.record) {
+        let candidates = try await imports.find(due, sort: ["created_at": 1], limit: 50).compactMap(Self.record)
+        guard !candidates.isEmpty else { return nil }
+        let served = try await lastStarted(owners: Array(Set(candidates.map(\.owner))), now: now)
+        let ordered = candidates.enumerated().sorted { a, b in
+            let (x, y) = (served[a.element.owner] ?? .distantPast, served[b.element.owner] ?? .distantPast)
+            return x != y ? x < y : a.offset < b.offset
+        }
+        for (_, candidate) in ordered {
             let result = try await imports.updateOne(
                 filter: ["_id": .string(candidate.id), "version": .int(candidate.version)],
                 update: [
                     "$set": [
                         "state": "running", "worker": .string(worker),
-                        "lease_until": .date(now.addingTimeInterval(Self.lease)),
+                        "lease_until": .date(now.addingTimeInterval(Self.lease)), "started_at": .date(now),
                     ],
                     "$inc": ["version": 1],
                 ])
@@ -101,6 +136,23 @@ package struct ImportRepository: Sendable {
             }
         }
         return nil
+    }
+
+    /// When each of `owners` last had a job started (claimed), over the last day; owners not
+    /// served in that time are absent (they go first).
+    private func lastStarted(owners: [String], now: Date) async throws -> [String: Date] {
+        let recent = try await imports.find(
+            [
+                "owner": ["$in": .array(owners.map(BSONValue.string))],
+                "started_at": ["$gt": .date(now.addingTimeInterval(-86_400))],
+            ],
+            sort: ["started_at": -1], limit: 200, projection: ["owner": 1, "started_at": 1])
+        var last: [String: Date] = [:]
+        for document in recent {
+            guard let owner = document.string("owner"), let started = document.date("started_at") else { continue }
+            last[owner] = max(last[owner] ?? started, started)
+        }
+        return last
     }
 
     /// Records the number of entries, once known (the archive's directory read).

@@ -41,6 +41,8 @@ struct Controllers: Sendable {
     let pendingRemovals: PendingAccountRemovals
     /// Import jobs, claimed and worked through in every process (a lifecycle service).
     let importWorker: ImportWorker
+    /// Where costly request work runs, bounded per user (`similar`, `similar_to`, pictures).
+    let costly: CostlyWork
 
     init(
         storage: Storage, hub: LiveHub, clock: WallClock, similarCellBudget: Int,
@@ -69,6 +71,8 @@ struct Controllers: Sendable {
             devices: s.devices, routes: s.routes, buckets: s.buckets, finisher: finisher, removal: removal, clock: clock
         )
         let routePictures = RoutePictures(buckets: s.buckets, tiles: mapTiles)
+        let costly = CostlyWork(threads: .requests)
+        self.costly = costly
 
         operations = OperationsController(health: s.health, openAPIDocument: openAPIDocument, registry: registry)
         users = UsersController(users: s.users, auth: auth, clock: clock)
@@ -85,12 +89,13 @@ struct Controllers: Sendable {
         links = LinksController(
             access: access, routes: s.routes, links: s.links, viewer: viewer, buckets: s.buckets, clock: clock,
             linkAccess: linkAccess)
-        similar = SimilarController(access: access, similar: similarRoutes)
+        similar = SimilarController(access: access, similar: similarRoutes, costly: costly)
         groups = GroupsController(
             auth: auth, access: access, visibility: visibility, groups: s.groups, viewer: viewer, users: s.users,
-            similar: similarRoutes, clock: clock)
+            similar: similarRoutes, costly: costly, clock: clock)
         groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: s.groups)
-        pictures = PicturesController(access: access, viewer: viewer, links: linkAccess, pictures: routePictures)
+        pictures = PicturesController(
+            access: access, viewer: viewer, links: linkAccess, pictures: routePictures, costly: costly)
         pages = PagesController(links: linkAccess, viewer: viewer, users: s.users, pictures: routePictures)
         segments = SegmentsController(
             auth: auth, access: access, viewer: viewer, buckets: s.buckets, segments: s.segments,

@@ -12,6 +12,8 @@ struct GroupsController: Sendable {
     let viewer: RouteViewer
     let users: UserRepository
     let similar: SimilarRoutes
+    /// `similar_to` compares routes: costly work, off the shared threads and bounded per user.
+    let costly: CostlyWork
     let clock: WallClock
 
     /// `POST /v1/groups`: every route must be visible to me (else `422` naming the bad ids).
@@ -32,7 +34,10 @@ struct GroupsController: Sendable {
                 throw APIError.unprocessable(
                     "'similar_to' names a route you cannot see", details: ["routes": .array([.string(anchor)])])
             }
-            ids = SimilarRoutes.ranked(try await similar.matches(of: route, for: user, maxM: maxM)).map(\.route)
+            let matches = try await costly.run(user: user.id) {
+                try await similar.matches(of: route, for: user, maxM: maxM)
+            }
+            ids = SimilarRoutes.ranked(matches).map(\.route)
         default:
             throw APIError.invalid("give either 'routes' or 'similar_to'", field: "routes")
         }

@@ -25,9 +25,13 @@ struct ImportsController: Sendable {
         if let declared = request.headers[.contentLength].flatMap(Int64.init), declared > Self.maxArchiveBytes {
             throw APIError.payloadTooLarge("an archive may be at most 4 GiB")
         }
+        // At most two in flight per user (API.md): counted before anything is stored, and again
+        // once this job is, so that two uploads racing (in any processes) cannot both slip under.
+        try await refuseOverTheBound(user.id, counting: 0)
         let job = ImportRecord(id: NewID.make(), owner: user.id, state: .receiving, createdAt: clock.now)
         try await imports.insert(job)
         do {
+            try await refuseOverTheBound(user.id, counting: 1)
             var pending: [UInt8] = []
             pending.reserveCapacity(ArchiveChunks.chunkSize)
             var tail = ZipTail()
@@ -62,6 +66,19 @@ struct ImportsController: Sendable {
         queued.state = .queued
         return JSONResponse(
             status: .accepted, headers: [.location: "/v1/imports/\(job.id)"], body: ImportView(queued))
+    }
+
+    /// How long a refused client should wait: an import takes seconds to minutes.
+    static let retryAfterSeconds = 60
+
+    /// `429` when `user` has more imports in flight than the bound allows, `mine` of them this
+    /// request's own job.
+    private func refuseOverTheBound(_ user: String, counting mine: Int) async throws {
+        let limit = ImportRepository.maxInFlightPerUser
+        guard try await imports.inFlightCount(owner: user, now: clock.now) > limit - 1 + mine else { return }
+        throw APIError.tooManyRequests(
+            "you have \(limit) imports queued or running; wait until one is done, then send this one again",
+            retryAfterSeconds: Self.retryAfterSeconds)
     }
 
     /// `GET /v1/imports/{id}`.

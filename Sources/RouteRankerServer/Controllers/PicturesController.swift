@@ -11,11 +11,13 @@ struct PicturesController: Sendable {
     let viewer: RouteViewer
     let links: LinkAccess
     let pictures: RoutePictures
+    /// Drawing runs as costly work, keyed by the reader (a link's pictures by the link's route).
+    let costly: CostlyWork
 
     /// `GET /v1/routes/{id}/map.svg?width=&tiles=`.
     func routeMap(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
         let reading = try await access.reading(try context.parameters.require("id"), request)
-        return try await map(reading.route, lens: reading.lens, request)
+        return try await map(reading.route, lens: reading.lens, request, key: reading.user.id)
     }
 
     /// `GET /v1/routes/{id}/profile.svg?y=elevation|speed|pace&x=distance|time&width=`.
@@ -27,7 +29,9 @@ struct PicturesController: Sendable {
         let x = try Self.choice(request, "x", default: ProfileX.distance)
         let etag = RoutePictures.etag(route, lens: lens, "profile", y.rawValue, x.rawValue, String(width))
         return try await SVGResponse.tagged(etag, request) {
-            try await pictures.profile(route, lens: lens, y: y, x: x, width: width)
+            try await costly.run(user: reading.user.id) {
+                try await pictures.profile(route, lens: lens, y: y, x: x, width: width)
+            }
         }
     }
 
@@ -35,18 +39,20 @@ struct PicturesController: Sendable {
     func linkMap(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
         let route = try await links.route(secret: try context.parameters.require("secret"))
         let lens = try await viewer.lens(owner: route.owner, viewer: nil)
-        return try await map(route, lens: lens, request)
+        return try await map(route, lens: lens, request, key: "link:\(route.id)")
     }
 
     /// The map of `route` through `lens` as the query asks; its tag names the tile server it is
     /// drawn over, so that a cached plain map is never taken for a tiled one.
-    private func map(_ route: RouteRecord, lens: RouteViewer.Lens, _ request: Request) async throws -> SVGResponse {
+    private func map(_ route: RouteRecord, lens: RouteViewer.Lens, _ request: Request, key: String) async throws
+        -> SVGResponse
+    {
         let width = try PictureQuery.width(request)
         let tiled = try PictureQuery.tiles(request)
         let tiles = pictures.tiles(tiled: tiled)
         let etag = RoutePictures.etag(route, lens: lens, "map", String(width), tiles.map(Self.tag) ?? "")
         return try await SVGResponse.tagged(etag, request, tileOrigin: tiles?.origin) {
-            try await pictures.map(route, lens: lens, width: width, tiled: tiled)
+            try await costly.run(user: key) { try await pictures.map(route, lens: lens, width: width, tiled: tiled) }
         }
     }
 

@@ -5,6 +5,7 @@ import Hummingbird
 struct SimilarController: Sendable {
     let access: RouteAccess
     let similar: SimilarRoutes
+    let costly: CostlyWork
 
     struct Result: Encodable {
         var items: [SimilarRoute]
@@ -12,7 +13,8 @@ struct SimilarController: Sendable {
 
     /// Matching costs up to seconds of CPU, so it stops when the client goes away: Hummingbird
     /// cancels the work once the connection's inbound side closes, and then closes the connection
-    /// after the answer, which therefore says `Connection: close`.
+    /// after the answer, which therefore says `Connection: close`. It runs as costly work (off the
+    /// shared threads, at most two per user: `429` past that).
     func similar(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<Result> {
         let reading = try await access.reading(try context.parameters.require("id"), request)
         let (user, route) = (reading.user, reading.route)
@@ -25,7 +27,7 @@ struct SimilarController: Sendable {
         }
         let bound = try SimilarRoutes.validMaxM(maxM)
         let matches = try await request.body.consumeWithCancellationOnInboundClose { _ in
-            try await similar.matches(of: route, for: user, maxM: bound)
+            try await costly.run(user: user.id) { try await similar.matches(of: route, for: user, maxM: bound) }
         }
         return JSONResponse(
             status: .ok, headers: [.connection: "close"], body: Result(items: SimilarRoutes.ranked(matches)))

@@ -70,6 +70,13 @@ public struct APIError: Error, Sendable, Equatable {
         APIError(.unprocessableContent, "unprocessable", message, details: details)
     }
 
+    /// `429`: a per-user bound is reached (imports in flight, costly requests); `Retry-After` says
+    /// when a slot is likely free.
+    static func tooManyRequests(_ message: String, retryAfterSeconds: Int) -> APIError {
+        APIError(
+            .tooManyRequests, "too_many_requests", message, headers: [.retryAfter: String(retryAfterSeconds)])
+    }
+
     static let unavailable = APIError(
         .serviceUnavailable, "unavailable", "the database is unreachable; try again shortly",
         headers: [.retryAfter: String(Limits.retryAfterSeconds)])
@@ -153,6 +160,11 @@ extension APIError {
                 "the \(error.candidates) candidate routes are too long and too close together to compare in one "
                     + "request; use a smaller max_m",
                 details: ["candidates": .int(error.candidates)])
+        case let error as CostlyWork.Busy:
+            self = .tooManyRequests(
+                "you have \(error.perUser) costly requests (comparisons, pictures) in progress; "
+                    + "send this one again when one of them is answered",
+                retryAfterSeconds: CostlyWork.retryAfterSeconds)
         case let error as PointLimitExceeded:
             self = .payloadTooLarge("a route may hold at most \(error.limit) points")
         case let error as StatsNotFinite:

@@ -39,7 +39,13 @@ struct ImportWorker: Service {
     /// This process's name in the jobs it holds.
     let worker = NewID.make()
 
+    /// Runs on its own thread (`CostlyThreads.imports`, at a lower priority): reading and
+    /// inflating an entry of 256 MiB takes seconds of CPU that the request threads must not lose.
     func run() async throws {
+        await withTaskExecutorPreference(CostlyThreads.imports) { await work() }
+    }
+
+    private func work() async {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
