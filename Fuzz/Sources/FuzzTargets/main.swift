@@ -61,6 +61,7 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
             precondition(scanned == decoded, "the scanner and the decoder read a body differently")
         }
     },
+    "drawing": fuzzDrawing,  // DrawingTargets.swift
     "ndjson": { splitInvariance($0, .ndjson) },
     "text": { splitInvariance($0, .text) },
     "gpx": { _ = try? GPXReader.read(Data($0)) },
