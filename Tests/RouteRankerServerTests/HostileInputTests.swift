@@ -304,6 +304,22 @@ import Testing
         }
     }
 
+    /// A parser error in the middle of a body (a chunk size that is not hex) reaches the handler
+    /// reading it: a client's mistake, so `400` in the envelope, never `500`.
+    @Test func aMalformedChunkedBodyIs400() async throws {
+        try await withLiveApp { client, port in
+            let token = try await client.register("ada")
+            let request =
+                "POST /v1/routes HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                + "5\r\n{\"poi\r\nzz\r\nnts\r\n0\r\n\r\n"
+            let reply = try await RawExchange.send(port: port, Array(request.utf8))
+            #expect(reply.status == 400, "\(reply.head) \(reply.body)")
+            #expect(reply.body.contains(#""code":"invalid_request""#), "\(reply.body)")
+            #expect(try await client.routeTotal(token) == 0)
+        }
+    }
+
     // MARK: #16 control and bidi characters
 
     static let hostileNames = [

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOHTTP1
 import RouteRankerCore
 import RouteRankerModels
 import RouteRankerStorage
@@ -171,6 +172,9 @@ extension APIError {
             self = .invalid(error.description, field: "points")
         case let error as AnnotationLimitExceeded:
             self = .payloadTooLarge("a route may hold at most \(error.limit) annotations")
+        case is HTTPParserError:
+            // NIO's parser gave up in the middle of a body (a bad chunk size): the client's mistake.
+            self = .invalid("the request is not valid HTTP/1.1 (its body's framing is broken)", field: "body")
         case let error where StorageFailure(error) == .unavailable:
             self = .unavailable
         case let error where StorageFailure(error) == .overloaded:
