@@ -94,8 +94,10 @@ struct LiveFollower: Sendable {
     /// Until the next keep-alive, or the link's expiry if sooner.
     private func waitLimit() -> Duration {
         guard let link else { return Self.keepAlive }
-        let left = link.expiresAt.timeIntervalSince(clock.now)
-        return min(Self.keepAlive, .milliseconds(Int64(max(0, left) * 1000) + 1))
+        // A stored expiry may lie ±292 million years away: milliseconds past Int64 would trap.
+        let seconds = link.expiresAt.timeIntervalSince(clock.now)
+        let left = (seconds * 1000).clampedInt64(in: 0...Int64.max - 1, rounding: .down)
+        return min(Self.keepAlive, .milliseconds(left + 1))
     }
 }
 
