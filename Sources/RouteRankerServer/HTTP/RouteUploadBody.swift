@@ -60,6 +60,17 @@ extension Request {
         // Copied once, in the form its reader takes.
         func data() -> Data { Data(buffer.readableBytesView) }
         let query = self.query
+        // Reading megabytes of GPX, FIT, TCX or JSON takes up to seconds of CPU: on the costly
+        // threads, not the database pool's that every cheap request needs (issue 43 #6).
+        return try await withTaskExecutorPreference(CostlyThreads.requests) {
+            try Self.parse(format, data: data, buffer: buffer, query: query)
+        }
+    }
+
+    /// The document in `buffer`, read as `format` (see `readRouteDocument`).
+    private static func parse(
+        _ format: UploadFormat, data: () -> Data, buffer: ByteBuffer, query: QueryString
+    ) throws -> RouteDocumentBody {
         switch format {
         case .gpx:
             let gpx = try GPXReader.read(data())
