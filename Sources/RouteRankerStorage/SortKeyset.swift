@@ -20,17 +20,8 @@ package struct SortKeyset {
         if let after, !Self.cursorShape(field: field).accepts(after) { throw InvalidListPosition() }
     }
 
-    /// What a cursor of a list sorted by the stored `field` holds: `["v", value, id]`, the value
-    /// a date in milliseconds (years 0001–9999), a name, or a finite number; or `["n", id]`.
-    package static func cursorShape(field: String) -> CursorShape {
-        let value: CursorField =
-            switch field {
-            case "started_at": .milliseconds
-            case "name": .text
-            default: .number(-Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-            }
-        return CursorShape(alternatives: [[.literal("v"), value, .id], [.literal("n"), .id]])
-    }
+    /// What a cursor of a list sorted by the stored `field` holds (`CursorShape.routes(sortedBy:)`).
+    package static func cursorShape(field: String) -> CursorShape { .routes(sortedBy: field) }
 
     /// Routes with a value, after the cursor. Past the valued phase, none.
     package func valuedFilter(_ base: BSONDocument) throws -> BSONDocument {

@@ -77,10 +77,7 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
     },
     "route-file": { bytes in _ = try? RouteFile.read(Data(bytes), fileName: "upload") },
     // The server's parsers of untrusted input (RouteRankerModels, compiled here as a target).
-    "cursor": { bytes in
-        guard let cursor = Cursor(encoded: String(decoding: bytes, as: UTF8.self)) else { return }
-        precondition(Cursor(encoded: cursor.encoded) == cursor, "a cursor did not survive encoding")
-    },
+    "cursor": fuzzCursor,  // CursorTargets.swift
     "authorization": { bytes in
         guard let token = BearerToken.parse(String(decoding: bytes, as: UTF8.self)) else { return }
         precondition(!token.isEmpty && token.utf8.count <= BearerToken.maxBytes, "an impossible token")

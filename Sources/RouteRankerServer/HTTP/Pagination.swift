@@ -50,32 +50,6 @@ struct PageRequest: Sendable {
     }
 }
 
-extension CursorField {
-    /// Any finite number.
-    static let finite = CursorField.number(-Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-    /// A finite number ≥ 0 (a distance, a duration).
-    static let nonNegative = CursorField.number(0...Double.greatestFiniteMagnitude)
-}
-
-/// The cursor keys of the lists, each declared once: what `PageRequest` lets through.
-extension CursorShape {
-    /// `[milliseconds, id]`: the lists by creation or sharing date (imports, devices, segments,
-    /// groups, links, a route's shares, the inbox), ties by id.
-    static let dateThenID = CursorShape(.milliseconds, .id)
-    /// `[distance_m, id]`: the `near` searches, nearest first.
-    static let distanceThenID = CursorShape(.nonNegative, .id)
-    /// `[name, id]`: friends by name.
-    static let nameThenID = CursorShape(.text, .id)
-    /// `[index]`: an import's files in archive order.
-    static let fileIndex = CursorShape(.integer(0...Int64(Int32.max)))
-    /// `[elapsed ms, start ms, route id]`: a records ranking.
-    static let recordRanking = CursorShape(.integer(0...Int64.max), .milliseconds, .id)
-    /// `[elapsed_s, t, owner id]`: a segment's leaderboard.
-    static let leaderboard = CursorShape(.nonNegative, .finite, .id)
-    /// `[elapsed_s, t, route id, start index]`: a person's efforts on a segment.
-    static let efforts = CursorShape(.nonNegative, .finite, .id, .integer(0...Int64.max))
-}
-
 /// Keyset orders of the newest-first lists, whose cursor keys are `[milliseconds, id]`.
 enum NewestFirst {
     /// "Newest first, ties by the second key ascending": whether `key` comes after `position`.
