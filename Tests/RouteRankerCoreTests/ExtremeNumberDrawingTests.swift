@@ -63,6 +63,14 @@ private let tiny = Double.leastNonzeroMagnitude
         #expect(HumanFormat.fixed(.nan, decimals: 2) == "–")
     }
 
+    @Test func tickLabelsKeepTheZerosOfAnExponent() {
+        #expect(ProfileChart.trimmed(1e300) == "1e+300")
+        #expect(ProfileChart.trimmed(1e20) == "1e+20")
+        #expect(ProfileChart.trimmed(2.5) == "2.5")
+        #expect(ProfileChart.trimmed(-0.0001) == "0")
+        #expect(ProfileChart.trimmed(1200) == "1200")
+    }
+
     @Test func aDurationBeyondAnIntIsWrittenInHours() {
         #expect(HumanFormat.duration(3723) == "1:02:03")
         #expect(HumanFormat.duration(-65) == "-1:05")

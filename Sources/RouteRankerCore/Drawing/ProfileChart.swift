@@ -70,6 +70,8 @@ public enum ProfileChart {
     /// A tick value without needless decimals (ticks are round numbers: at most 3 decimals).
     static func trimmed(_ value: Double) -> String {
         var text = HumanFormat.fixed(value, decimals: 3)
+        // Only a fraction's zeros: `1e+300` (a value past what `fixed` writes in digits) keeps its.
+        guard text.contains("."), !text.contains("e") else { return text }
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text
