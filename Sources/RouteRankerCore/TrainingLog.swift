@@ -88,15 +88,27 @@ public enum TrainingLog {
     }
 
     /// Every period of `timeZone` from the one containing `from` through the one containing `to`,
-    /// oldest first, whether or not a route falls in it (the chart's empty slots). Empty when `to`
-    /// is before `from`.
+    /// oldest first, whether or not a route falls in it (the chart's empty slots), but at most the
+    /// `latest` periods up to `to`. Empty when `to` is before `from`.
+    ///
+    /// `latest` bounds the work by what is drawn, not by the dates: routes in 1970 and in 9999
+    /// would otherwise be 420,000 weeks to list (issue 43).
     public static func periods(
-        from: Date, to: Date, period: LogPeriod, timeZone: TimeZone
+        from: Date, to: Date, period: LogPeriod, timeZone: TimeZone, latest: Int = .max
     ) -> [(key: String, start: Date)] {
         let calendar = calendar(timeZone)
-        guard from <= to, var interval = calendar.dateInterval(of: period.component, for: from) else { return [] }
+        guard from <= to, latest > 0 else { return [] }
+        var first = from
+        if latest < .max, let earliest = calendar.date(byAdding: period.component, value: -(latest - 1), to: to),
+            earliest > from
+        {
+            first = earliest
+        }
+        guard var interval = calendar.dateInterval(of: period.component, for: first) else { return [] }
         var periods: [(key: String, start: Date)] = []
-        while interval.start <= to {
+        // (One period more than `latest` at most, in case the calendar's arithmetic above was off
+        // by one; the suffix keeps the latest.)
+        while interval.start <= to, periods.count <= latest {
             periods.append((key(interval.start, period: period, calendar: calendar), interval.start))
             // Each period begins where the last one ended; the guard only stops a calendar that
             // would not move forward.
@@ -105,7 +117,7 @@ public enum TrainingLog {
             else { break }
             interval = next
         }
-        return periods
+        return periods.count > latest ? Array(periods.suffix(latest)) : periods
     }
 
     /// The zone called `name`, or nil when `name` is not a time zone's IANA name.

@@ -70,11 +70,16 @@ package struct JSONWriter {
     }
 
     /// A number as `JSONEncoder` writes it: Swift's shortest round-trip form without a trailing
-    /// `.0`. Infinity and NaN are refused, as there.
+    /// `.0`. Infinity and NaN, which JSON cannot write, are written as `null`.
+    ///
+    /// Ingest keeps every stored figure finite (the ranges of `PointValidation`), so only a record
+    /// stored before those ranges, or damaged, can hold one. Refusing it (as `JSONEncoder` does)
+    /// made every list that showed such a route `500` for everyone it was shared with (issue 43,
+    /// row 5); `null` answers the list and says "no figure" for that one value.
     package mutating func double(_ value: Double) throws {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(
-                value, .init(codingPath: [], debugDescription: "Unable to encode \(value) directly in JSON."))
+            null()
+            return
         }
         // Most numbers (coordinates, distances, seconds) have few decimals: written without
         // making `description`'s string, to the same bytes.

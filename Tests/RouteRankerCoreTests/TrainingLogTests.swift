@@ -135,6 +135,34 @@ import Testing
         #expect(TrainingLog.periods(from: from, to: from, period: .year, timeZone: Self.utc).map(\.key) == ["2026"])
     }
 
+    @Test func periodsStopAtTheLatestAskedFor() {
+        let from = Date(timeIntervalSince1970: 0)
+        let to = Date(timeIntervalSince1970: 253_402_300_799)
+        let weeks = TrainingLog.periods(from: from, to: to, period: .week, timeZone: Self.utc, latest: 520)
+        #expect(weeks.count == 520)
+        #expect(weeks.last?.key == "9999-W52")
+        let months = TrainingLog.periods(from: from, to: to, period: .month, timeZone: Self.utc, latest: 3)
+        #expect(months.map(\.key) == ["9999-10", "9999-11", "9999-12"])
+        // Fewer periods than the bound: all of them, from the first.
+        let years = TrainingLog.periods(
+            from: Date(timeIntervalSince1970: Self.t("2024-06-01T00:00:00Z")),
+            to: Date(timeIntervalSince1970: Self.t("2026-06-01T00:00:00Z")), period: .year, timeZone: Self.utc,
+            latest: 520)
+        #expect(years.map(\.key) == ["2024", "2025", "2026"])
+    }
+
+    /// Routes 8,000 years apart: the chart draws the latest ``TrainingLogChart/maxPeriods`` weeks,
+    /// not 420,000 bars.
+    @Test func theChartDrawsAtMostTheLatestPeriods() throws {
+        let entries = TrainingLog.aggregate(
+            [(0, 1000, 600, 10), (253_402_000_000, 2000, 700, 20)], period: .week, timeZone: Self.utc)
+        let svg = TrainingLogChart.svg(
+            entries: entries, period: .week, timeZone: Self.utc, metric: .distance, width: 900, title: "Log")
+        let bars = svg.components(separatedBy: #"class="bar""#).count - 1
+        #expect(bars == TrainingLogChart.maxPeriods)
+        #expect(svg.contains("9999-W52"))
+    }
+
     @Test func offsetsAreWrittenAsRFC3339() {
         let winter = Date(timeIntervalSince1970: Self.t("2026-01-15T00:00:00Z"))
         #expect(TrainingLog.format(winter, in: Self.utc) == "2026-01-15T00:00:00.000Z")

@@ -61,4 +61,27 @@ import Testing
             }
         }
     }
+
+    /// Row 5's aftermath: a route stored with an infinite figure (before the ranges, or damaged)
+    /// made the lists of everyone it was shared with `500` until its owner deleted it. Such a figure
+    /// is now written as `null`, and the lists answer.
+    @Test func aStoredInfiniteFigureDoesNotBreakOtherPeoplesLists() async throws {
+        try await withAppAndDatabase { client, database in
+            let attacker = try await client.register("mallory", friends: ["victor"])
+            let victim = try await client.register("victor")
+            let route = try await client.newSharedRoute(attacker)
+            #expect(try await client.shareRoute(attacker, route, to: "victor").status == .created)
+            _ = try await database.collection("routes").updateOne(
+                filter: ["_id": .string(route)], update: ["$set": ["stats_state.elevation.gain": .double(.infinity)]])
+            let start = SharingFixture.start
+            for (token, path) in [
+                (victim, "/v1/shares"), (victim, "/v1/routes?near=\(start.lat),\(start.lon)&radius_m=1000"),
+                (attacker, "/v1/routes"),
+            ] {
+                let answer = try await client.send(.get, path, token: token)
+                #expect(answer.status == .ok, "\(path): \(answer.text.prefix(300))")
+                #expect(answer.text.contains(#""elevation_gain_m":null"#), "\(path): \(answer.text.prefix(300))")
+            }
+        }
+    }
 }

@@ -11,8 +11,15 @@ public enum LogMetric: String, Sendable, CaseIterable {
 }
 
 /// The training log as a bar chart: one bar per period from the first entry's to the last one's,
-/// periods without a route drawn as empty slots (bars of height 0), so that gaps look like gaps.
+/// periods without a route drawn as empty slots (bars of height 0), so that gaps look like gaps;
+/// at most the latest ``maxPeriods`` periods.
 public enum TrainingLogChart {
+    /// The most bars a chart draws: ten years of weeks. Past that a bar is under a pixel wide at
+    /// any width a screen shows, and the work would grow with the dates' span instead of with the
+    /// routes (a route in 1970 and one in 9999 are 420,000 weeks apart); earlier periods are there
+    /// with `from` and `to`.
+    public static let maxPeriods = 520
+
     /// The chart's height for a picture `width` pixels wide.
     public static func height(width: Double) -> Double { max(200, (width * 0.45).rounded()) }
 
@@ -28,8 +35,10 @@ public enum TrainingLogChart {
         let slots: [(key: String, entry: TrainingLogEntry?)]
         if let first = sorted.first, let last = sorted.last {
             let byKey = Dictionary(sorted.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-            slots = TrainingLog.periods(from: first.start, to: last.start, period: period, timeZone: timeZone)
-                .map { ($0.key, byKey[$0.key]) }
+            slots = TrainingLog.periods(
+                from: first.start, to: last.start, period: period, timeZone: timeZone, latest: maxPeriods
+            )
+            .map { ($0.key, byKey[$0.key]) }
         } else {
             slots = []
         }

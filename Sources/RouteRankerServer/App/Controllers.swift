@@ -93,16 +93,17 @@ struct Controllers: Sendable {
         groups = GroupsController(
             auth: auth, access: access, visibility: visibility, groups: s.groups, viewer: viewer, users: s.users,
             similar: similarRoutes, costly: costly, clock: clock)
-        groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: s.groups)
+        groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: s.groups, costly: costly)
         pictures = PicturesController(
             access: access, viewer: viewer, links: linkAccess, pictures: routePictures, costly: costly)
-        pages = PagesController(links: linkAccess, viewer: viewer, users: s.users, pictures: routePictures)
+        pages = PagesController(
+            links: linkAccess, viewer: viewer, users: s.users, pictures: routePictures, costly: costly)
         segments = SegmentsController(
             auth: auth, access: access, viewer: viewer, buckets: s.buckets, segments: s.segments,
             efforts: segmentEfforts, clock: clock)
         records = RecordsController(
             auth: auth, access: access, bestEfforts: s.bestEfforts, visibility: visibility, users: s.users)
-        trainingLog = TrainingLogController(auth: auth, routes: s.routes)
+        trainingLog = TrainingLogController(auth: auth, routes: s.routes, costly: costly)
         segmentBoards = SegmentBoardsController(
             auth: auth,
             boards: SegmentBoards(segments: s.segments, efforts: s.efforts, visibility: visibility, users: s.users))

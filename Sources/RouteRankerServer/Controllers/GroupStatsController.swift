@@ -10,6 +10,8 @@ struct GroupStatsController: Sendable {
     let auth: Authenticator
     let visibility: Visibility
     let groups: GroupRepository
+    /// The comparison's chart is drawn as costly work of its reader.
+    let costly: CostlyWork
 
     /// `GET /v1/groups/{id}/stats?metric=`.
     func stats(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<GroupFigures> {
@@ -22,7 +24,7 @@ struct GroupStatsController: Sendable {
     /// `GET /v1/compare?groups=a,b[,…]&metric=`: each group's figures, the groups ranked by mean,
     /// and Welch's t-test for every pair in the order asked.
     func compare(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<Comparison> {
-        let (ids, metric, all, order) = try await compared(request)
+        let (_, ids, metric, all, order) = try await compared(request)
         var pairs: [GroupPair] = []
         for i in all.indices {
             for j in all.indices where j > i {
@@ -42,24 +44,25 @@ struct GroupStatsController: Sendable {
     /// in ranking order as dots over a box, its mean with the 95 % interval, and Welch's p-value
     /// between neighbours.
     func compareChart(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
-        let (_, metric, all, order) = try await compared(request)
+        let (user, _, metric, all, order) = try await compared(request)
         let byID = Dictionary(all.map { ($0.group.id, $0) }, uniquingKeysWith: { first, _ in first })
         let groups = order.compactMap { byID[$0] }.map {
             CompareChart.Group(id: $0.group.id, name: $0.group.name, values: $0.figures.values)
         }
         let names = groups.map(\.name).joined(separator: ", ")
         let width = try PictureQuery.width(request)
-        return SVGResponse(
-            svg: CompareChart.svg(
+        let svg = try await costly.run(user: user.id) {
+            CompareChart.svg(
                 groups: groups, metric: metric, width: Double(width),
-                title: "\(names) compared by \(MetricScale(metric).title)"),
-            etag: nil)
+                title: "\(names) compared by \(MetricScale(metric).title)")
+        }
+        return SVGResponse(svg: svg, etag: nil)
     }
 
     /// The groups of `?groups=` (each the caller's) with their figures on `?metric=`, and their
     /// ids best first.
     private func compared(_ request: Request) async throws -> (
-        ids: [String], metric: GroupMetric,
+        user: UserRecord, ids: [String], metric: GroupMetric,
         all: [(group: GroupRecord, stats: GroupFigures, figures: GroupStatistics)], order: [String]
     ) {
         let user = try await auth.user(request)
@@ -88,7 +91,7 @@ struct GroupStatsController: Sendable {
         let order = Ranking.order(
             all.map { GroupMember(id: $0.group.id, name: $0.group.name, value: $0.figures.mean) },
             higherIsBetter: metric.higherIsBetter)
-        return (ids, metric, all, order)
+        return (user, ids, metric, all, order)
     }
 
     /// The figures of the group's routes still visible to `user`.

@@ -10,6 +10,9 @@ struct PagesController: Sendable {
     let viewer: RouteViewer
     let users: UserRepository
     let pictures: RoutePictures
+    /// The link page's map and profile are drawn as costly work, keyed by the link's route (as the
+    /// link's own map is): the page needs no account, so a crowd opening it waits its turn there.
+    let costly: CostlyWork
 
     /// `GET /l/{secret}`: the linked route as a page — name, owner, date, stats, map, elevation
     /// profile, downloads, OpenGraph tags — as anyone but the owner sees it. An unusable secret
@@ -47,12 +50,15 @@ struct PagesController: Sendable {
             "gpx": "/v1/links/\(secret)/points?format=gpx",
             "geojson": "/v1/links/\(secret)/points?format=geojson",
         ]
-        let markup = [
-            "map": RouteMapPicture.svg(
-                points: points, width: 720, title: "Map of \(route.name)", tiles: pictures.tiles(tiled: true)),
-            "profile": ProfileChart.svg(
-                points: points, y: .elevation, x: .distance, width: 720, title: "Elevation profile of \(route.name)"),
-        ]
+        let tiles = pictures.tiles(tiled: true)
+        let markup = try await costly.run(user: "link:\(route.id)") {
+            [
+                "map": RouteMapPicture.svg(points: points, width: 720, title: "Map of \(route.name)", tiles: tiles),
+                "profile": ProfileChart.svg(
+                    points: points, y: .elevation, x: .distance, width: 720,
+                    title: "Elevation profile of \(route.name)"),
+            ]
+        }
         return WebPage(
             html: PageTemplate.render(WebResources.text("link.html"), text: text, markup: markup),
             tileOrigin: pictures.tiles(tiled: true)?.origin)

@@ -10,10 +10,12 @@ import RouteRankerStorage
 struct TrainingLogController: Sendable {
     let auth: Authenticator
     let routes: RouteRepository
+    /// The chart is drawn as costly work of its reader.
+    let costly: CostlyWork
 
     /// `GET /v1/users/me/log?period=&tz=&activity=&from=&to=`.
     func log(_ request: Request, _ context: AppRequestContext) async throws -> TrainingLogView {
-        let query = try await entries(request)
+        let query = try await entries(request, user: try await auth.user(request))
         return TrainingLogView(
             period: query.period.rawValue, tz: query.tzName,
             items: query.entries.map {
@@ -25,7 +27,8 @@ struct TrainingLogController: Sendable {
 
     /// `GET /v1/users/me/log.svg?period=&tz=&activity=&metric=`: the log as a bar chart.
     func chart(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
-        let query = try await entries(request)
+        let user = try await auth.user(request)
+        let query = try await entries(request, user: user)
         let metric: LogMetric
         if let raw = request.query["metric"] {
             guard let value = LogMetric(rawValue: raw) else {
@@ -36,17 +39,18 @@ struct TrainingLogController: Sendable {
             metric = .distance
         }
         let width = try PictureQuery.width(request)
-        let svg = TrainingLogChart.svg(
-            entries: query.entries, period: query.period, timeZone: query.timeZone, metric: metric,
-            width: Double(width), title: "Training log by \(query.period.rawValue)")
+        let svg = try await costly.run(user: user.id) {
+            TrainingLogChart.svg(
+                entries: query.entries, period: query.period, timeZone: query.timeZone, metric: metric,
+                width: Double(width), title: "Training log by \(query.period.rawValue)")
+        }
         return SVGResponse(svg: svg, etag: nil)
     }
 
     /// The request's parameters, checked, and the log they ask for.
-    private func entries(_ request: Request) async throws -> (
+    private func entries(_ request: Request, user: UserRecord) async throws -> (
         period: LogPeriod, tzName: String, timeZone: TimeZone, entries: [TrainingLogEntry]
     ) {
-        let user = try await auth.user(request)
         let query = request.query
         let period: LogPeriod
         if let raw = query["period"] {
