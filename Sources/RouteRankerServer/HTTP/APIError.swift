@@ -154,8 +154,8 @@ extension APIError {
             self = .invalid("'cursor' is not a cursor of this list", field: "cursor")
         case let error as RouteTooLongToCompare:
             self = .unprocessable(
-                "routes longer than \(Int(error.limitM / 1000)) km cannot be compared; this one is too long",
-                details: ["max_length_m": .int(Int(error.limitM))])
+                "routes longer than \(HumanFormat.fixed(error.limitM / 1000, decimals: 0)) km cannot be compared; this one is too long",
+                details: ["max_length_m": .int(error.limitM.clampedInt(in: 0...Int.max))])
         case let error as ComparisonTooLarge:
             self = .unprocessable(
                 "the \(error.candidates) candidate routes are too long and too close together to compare in one "
