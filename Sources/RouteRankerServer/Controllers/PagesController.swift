@@ -10,8 +10,8 @@ struct PagesController: Sendable {
     let viewer: RouteViewer
     let users: UserRepository
     let pictures: RoutePictures
-    /// The link page's map and profile are drawn as costly work, keyed by the link's route (as the
-    /// link's own map is): the page needs no account, so a crowd opening it waits its turn there.
+    /// The link page's map and profile are drawn on the costly threads; a page for people waits
+    /// its turn there instead of being refused.
     let costly: CostlyWork
 
     /// `GET /l/{secret}`: the linked route as a page — name, owner, date, stats, map, elevation
@@ -51,7 +51,7 @@ struct PagesController: Sendable {
             "geojson": "/v1/links/\(secret)/points?format=geojson",
         ]
         let tiles = pictures.tiles(tiled: true)
-        let markup = try await costly.run(user: "link:\(route.id)") {
+        let markup = try await costly.runUnbounded {
             [
                 "map": RouteMapPicture.svg(points: points, width: 720, title: "Map of \(route.name)", tiles: tiles),
                 "profile": ProfileChart.svg(

@@ -44,6 +44,14 @@ final class CostlyWork: Sendable {
         return try await withTaskExecutorPreference(threads) { try await work() }
     }
 
+    /// Runs `work` on the costly threads without a slot or a per-user count: for a page for people
+    /// without an account (the link page), which should wait its turn rather than answer `429` to
+    /// the third friend who opens a link at once. The threads still keep it off the database
+    /// pool's threads that cheap requests need.
+    func runUnbounded<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(threads) { try await work() }
+    }
+
     /// How many of `user`'s costly requests run or wait now (tests, metrics).
     func inFlight(_ user: String) -> Int {
         gate.withLock { $0.inFlight[user, default: 0] }
