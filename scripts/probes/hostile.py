@@ -13,11 +13,11 @@ Asserted:
 - the costly cases (#6, #7, #8's big lists, #9) run one after another while a victim reads its own
   route every 50 ms: every one of the victim's reads answers 200 within 1 s (max and p99 printed);
 - the server's RSS (VmRSS sampled every 100 ms, and VmHWM at the end) stays under RSS_BOUND_MIB,
-  768 MiB. Measured in a debug build: ~70 MiB after set-up, ~290 MiB while four lists of 12.6 MB
-  are encoded (#8), 370-525 MiB while an import reads a 257 MiB entry (#14, #9: the one import
+  768 MiB. Measured in a debug build: ~70 MiB after set-up, ~300 MiB while four lists of 12.6 MB
+  are encoded (#8), 335-575 MiB while an import reads a 257 MiB entry (#14, #9: the one import
   worker of a process holds up to 256 MiB of an entry, and a copy, one entry at a time), a peak
-  of 480-554 MiB over a whole run (what the allocator kept from #8 under #9's); the bound leaves
-  about 40 % on top, and is well under the outside test's 1,100 MiB.
+  of 480-580 MiB over a whole run (what the allocator kept from #8 under #9's); the bound leaves
+  a third on top, and is well under the outside test's 1,100 MiB.
 
 Sizes, chosen so that a debug build on 2 cores finishes in under a minute while the code before
 the fixes still shows each problem:
@@ -28,8 +28,10 @@ the fixes still shows each problem:
   every 10 m whatever the points, so the work is that of its 300,000-point route: 80 s before the
   fixes);
 - #8: twelve routes of 1,000 annotations of 1,000 characters (the most allowed, 1 MB each), listed
-  four times at once: twice the outside test's six, so that the case is decided well clear of the
-  1 s bound (four lists of six cost 2 s of CPU, a stall of about 1 s on 2 cores);
+  four times at once: twice the outside test's six, so that the case is decided clear of the 1 s
+  bound (four lists of six cost 2 s of CPU, a stall of about 1 s on 2 cores; of twelve, a stall
+  of 1.35-1.6 s on an idle 2-core machine, 2-3 s on a busy one, while lists are encoded on the
+  request threads);
 - #9: three imports of one user whose entries inflate to 257 MiB each (gzip of zeros, ~260 KB,
   made here), and a victim's one-file import; #14: one such entry.
 Before the fixes (debug build), #1, #2, #3 and #4 killed the server and #7 hung it.
