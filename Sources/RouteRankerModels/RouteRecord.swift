@@ -27,6 +27,10 @@ package struct RouteRecord: Sendable, Equatable {
     /// test of visibility (`isReadable(by:)`). Kept by `ShareRepository` and never written by a
     /// commit, which sets only the fields it changed.
     package var readers: [String] = []
+    /// Whether `annotations` were read. Lists read routes without them (up to 1,000 annotations of
+    /// 1,000 characters each: a megabyte a route, two hundred routes a page), so their summaries
+    /// leave `annotations` out; a commit of such a record leaves the stored ones as they are.
+    package var annotationsLoaded = true
 
     package init(
         id: String, owner: String, name: String, activity: Activity, state: RouteState, createdAt: Date,

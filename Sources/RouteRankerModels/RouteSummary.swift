@@ -12,7 +12,9 @@ package struct RouteSummary: Encodable {
     package var startedAt: Date?
     package var endedAt: Date?
     package var stats: RouteStats
-    package var annotations: [Annotation]
+    /// The route's own read has them; lists leave them out (nil: not written), see
+    /// `RouteRecord.annotationsLoaded`.
+    package var annotations: [Annotation]?
     /// Shown to the owner only.
     package var sharedWith: [String]?
     /// In `near` searches: geodesic metres from the search centre to the start.
@@ -28,7 +30,7 @@ package struct RouteSummary: Encodable {
         startedAt = route.startedAt
         endedAt = route.endedAt
         stats = route.stats
-        annotations = route.annotations
+        annotations = route.annotationsLoaded ? route.annotations : nil
         self.sharedWith = sharedWith
         self.distanceFromM = distanceFromM
     }
@@ -50,7 +52,7 @@ package struct RouteSummary: Encodable {
         try c.encode(startedAt, forKey: .startedAt)  // explicit null before the first point
         try c.encode(endedAt, forKey: .endedAt)
         try c.encode(stats, forKey: .stats)
-        try c.encode(annotations, forKey: .annotations)
+        try c.encodeIfPresent(annotations, forKey: .annotations)
         try c.encodeIfPresent(sharedWith, forKey: .sharedWith)
         try c.encodeIfPresent(distanceFromM, forKey: .distanceFromM)
     }

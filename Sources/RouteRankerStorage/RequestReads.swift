@@ -161,7 +161,13 @@ package struct RequestReads: Sendable {
             ["$match": .document(ShareRepository.inboxFilter(of: caller, after: after))],
             ["$sort": ["shared_at": -1, "_id": 1]],
             ["$limit": .int(limit)],
-            ["$lookup": ["from": "routes", "localField": "route", "foreignField": "_id", "as": "inbox_route"]],
+            [
+                "$lookup": [
+                    "from": "routes", "localField": "route", "foreignField": "_id", "as": "inbox_route",
+                    // The inbox shows no annotations (a megabyte a route at most).
+                    "pipeline": [["$project": .document(RouteRepository.withoutAnnotations)]],
+                ]
+            ],
             [
                 "$lookup": [
                     "from": "users", "localField": "owner", "foreignField": "_id", "as": "inbox_owner",

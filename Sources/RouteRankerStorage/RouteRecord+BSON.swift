@@ -16,6 +16,7 @@ import RouteRankerModels
 extension RouteRecord {
     package var document: BSONDocument {
         get throws {
+            guard annotationsLoaded else { throw StorageError.partialRoute(id) }
             let stats = stats
             var document: BSONDocument = [
                 "_id": .string(id),
@@ -61,6 +62,9 @@ extension RouteRecord {
             accumulator: accumulator,
             version: version, layout: layout,
             readers: (document.array("readers") ?? []).compactMap(\.stringValue))
+        // Every route this version writes has the field: without it, a list read it (see
+        // `RouteRepository.withoutAnnotations`).
+        annotationsLoaded = document.array("annotations") != nil
         guard self.layout.count == pointCount else { throw StorageError.malformed("route", id) }
     }
 

@@ -33,12 +33,20 @@ package struct RouteRepository: Sendable {
         return try await collection.findOne(["_id": .string(id)], projection: ["_id": 1]) != nil
     }
 
-    /// The routes among `ids` that exist, by id (a query per 100 ids).
-    package func find(ids: [String]) async throws -> [String: RouteRecord] {
+    /// What a list reads of a route: everything but its annotations (up to 1,000 of 1,000
+    /// characters, a megabyte a route), which only the route's own read answers. Such a record has
+    /// `annotationsLoaded` false and cannot be committed.
+    static let withoutAnnotations: BSONDocument = ["annotations": 0]
+
+    /// The routes among `ids` that exist, by id (a query per 100 ids); without their annotations
+    /// when `annotations` is false (lists).
+    package func find(ids: [String], annotations: Bool = true) async throws -> [String: RouteRecord] {
         let plausible = Set(ids.filter(RouteID.isPlausible))
         guard !plausible.isEmpty else { return [:] }
-        let found = try await collection.find(ids: plausible.map { .string($0) })
-            .map(RouteRecord.init(document:))
+        let found = try await collection.find(
+            ids: plausible.map { .string($0) }, projection: annotations ? nil : Self.withoutAnnotations
+        )
+        .map(RouteRecord.init(document:))
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -248,12 +256,16 @@ package struct RouteRepository: Sendable {
         let keyset = try SortKeyset(field: order.field, descending: order.descending, after: after)
         let mine: BSONDocument = ["owner": .string(owner)]
         var found = try await collection.find(
-            keyset.valuedFilter(mine), sort: [order.field: order.descending ? -1 : 1, "_id": 1], limit: limit
+            keyset.valuedFilter(mine), sort: [order.field: order.descending ? -1 : 1, "_id": 1], limit: limit,
+            projection: Self.withoutAnnotations
         )
         .map(RouteRecord.init(document:))
         if found.count < limit {
-            found += try await collection.find(keyset.nullFilter(mine), sort: ["_id": 1], limit: limit - found.count)
-                .map(RouteRecord.init(document:))
+            found += try await collection.find(
+                keyset.nullFilter(mine), sort: ["_id": 1], limit: limit - found.count,
+                projection: Self.withoutAnnotations
+            )
+            .map(RouteRecord.init(document:))
         }
         return found
     }
@@ -264,7 +276,7 @@ package struct RouteRepository: Sendable {
     package func startingNear(_ centre: Coordinate, radiusM: Double, owner: String) async throws -> [RouteRecord] {
         let candidates = try await starts.routes(near: centre, radiusM: radiusM, owner: owner)
         guard !candidates.isEmpty else { return [] }
-        return try await find(ids: candidates).values
+        return try await find(ids: candidates, annotations: false).values
             .filter { $0.owner == owner && $0.accumulator.first != nil }
             .sorted { $0.id < $1.id }
     }

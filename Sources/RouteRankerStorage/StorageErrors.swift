@@ -15,10 +15,14 @@ package struct InvalidListPosition: Error {
 /// never the client's fault (`500`).
 package enum StorageError: Error, CustomStringConvertible {
     case malformed(String, String?)
+    /// A route read without its annotations (a list's read) was about to be written back: that
+    /// would drop them. A bug, refused before anything is written.
+    case partialRoute(String)
 
     package var description: String {
         switch self {
         case .malformed(let kind, let id): "stored \(kind) \(id ?? "?") is malformed"
+        case .partialRoute(let id): "route \(id) was read without its annotations and cannot be written"
         }
     }
 }

@@ -64,9 +64,11 @@ struct GroupsController: Sendable {
     func get(_ request: Request, _ context: AppRequestContext) async throws -> GroupDetailView {
         let user = try await auth.user(request)
         let group = try await owned(context, by: user)
-        let visible = try await visibility.readable(group.routes, by: user)
+        // Without annotations: a group holds up to 1,000 routes of up to a megabyte of them each.
+        let visible = try await visibility.readable(group.routes, by: user, annotations: false)
         let privacy = try await users.privacy(of: visible.values.map(\.owner))
-        // The same summaries `GET /v1/routes/{id}` gives: `shared_with` on my own routes.
+        // The summaries `GET /v1/routes/{id}` gives but their annotations: `shared_with` on my own
+        // routes.
         var summaries: [RouteSummary] = []
         for id in group.routes {
             guard let route = visible[id] else { continue }

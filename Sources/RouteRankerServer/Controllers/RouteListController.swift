@@ -78,7 +78,7 @@ struct RouteListController: Sendable {
             }
         }
         // Shared with me: the start I can see, which the owner's privacy zones may move.
-        let shared = try await visibility.sharedRoutes(with: user)
+        let shared = try await visibility.sharedRoutes(with: user, annotations: false)
         let privacy = try await users.privacy(of: shared.values.map(\.owner))
         for route in shared.values {
             let summary = try await viewer.summary(route, lens: viewer.lens(privacy[route.owner]))

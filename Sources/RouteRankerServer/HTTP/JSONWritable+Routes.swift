@@ -10,9 +10,11 @@ extension RouteSummary: JSONWritable {
         w.raw("{")
         w.key("activity")
         w.string(activity.rawValue)
-        w.comma()
-        w.key("annotations")
-        try w.array(annotations) { try $0.value($1) }
+        if let annotations {
+            w.comma()
+            w.key("annotations")
+            try w.array(annotations) { try $0.value($1) }
+        }
         w.comma()
         w.key("created_at")
         w.date(createdAt)

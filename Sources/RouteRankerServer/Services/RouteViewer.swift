@@ -32,7 +32,7 @@ struct RouteViewer: Sendable {
         var summary = RouteSummary(route, sharedWith: lens.isOwner ? sharedWith : nil)
         summary.distanceFromM = distance
         guard !lens.zones.isEmpty else { return summary }
-        summary.annotations = route.annotations.filter {
+        summary.annotations = summary.annotations?.filter {
             !PrivacyZone.hides(Coordinate(lat: $0.lat, lon: $0.lon), zones: lens.zones)
         }
         summary.stats = try await extent(of: route, lens: lens).apply(to: route.stats)

@@ -15,8 +15,10 @@ struct Visibility: Sendable {
     let shares: ShareRepository
 
     /// Of `ids`, the routes `user` may read, by id (one query per 100 ids).
-    func readable(_ ids: [String], by user: UserRecord) async throws -> [String: RouteRecord] {
-        try await routes.find(ids: ids).filter { $0.value.isReadable(by: user.id) }
+    func readable(_ ids: [String], by user: UserRecord, annotations: Bool = true) async throws
+        -> [String: RouteRecord]
+    {
+        try await routes.find(ids: ids, annotations: annotations).filter { $0.value.isReadable(by: user.id) }
     }
 
     /// Of `ids`, the figures of the routes `user` may read (for group statistics).
@@ -26,8 +28,8 @@ struct Visibility: Sendable {
 
     /// The routes shared with `user`, by id: the candidates the `shares` index names, kept when the
     /// route lists `user` among its readers.
-    func sharedRoutes(with user: UserRecord) async throws -> [String: RouteRecord] {
-        try await routes.find(ids: try await shares.routeIDs(sharedWith: user.id))
+    func sharedRoutes(with user: UserRecord, annotations: Bool = true) async throws -> [String: RouteRecord] {
+        try await routes.find(ids: try await shares.routeIDs(sharedWith: user.id), annotations: annotations)
             .filter { $0.value.owner != user.id && $0.value.isReadable(by: user.id) }
     }
 
