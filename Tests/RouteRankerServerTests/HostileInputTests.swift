@@ -263,6 +263,32 @@ import Testing
         }
     }
 
+    /// A streamed download has no length: its `HEAD` says what the `GET` says (chunked), not
+    /// `Content-Length: 0`, and sends no body, so the next request on the connection is answered
+    /// in step.
+    @Test func headOfAStreamedDownloadIsFramedAsItsGet() async throws {
+        try await withLiveApp { client, port in
+            let token = try await client.register("ada")
+            let id = try await client.createRoute(token, Fixture.track(3)).requiredID()
+            let path = "/v1/routes/\(id)/points?format=csv"
+            let get = try await RawExchange.send(
+                port: port,
+                Array(
+                    "GET \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\nConnection: close\r\n\r\n"
+                        .utf8))
+            let head = try await RawExchange.send(
+                port: port,
+                Array(
+                    ("HEAD \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\r\n"
+                        + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").utf8))
+            #expect(head.status == 200)
+            #expect(head.header("content-length") == get.header("content-length"))
+            #expect(head.header("transfer-encoding") == get.header("transfer-encoding"))
+            #expect(head.header("content-type") == get.header("content-type"))
+            #expect(head.rest.hasPrefix("HTTP/1.1 200"), "the HEAD sent a body: \(head.rest.prefix(80))")
+        }
+    }
+
     @Test func theHTTPLayersOwnErrorsHaveTheEnvelope() async throws {
         try await withLiveApp { _, port in
             let cases: [(String, [UInt8], Int, String)] = [
@@ -428,6 +454,8 @@ enum RawExchange {
         var status: Int
         var head: String
         var body: String
+        /// What followed the head, as it came (not de-chunked): the next answer, after a `HEAD`.
+        var rest: String = ""
 
         func header(_ name: String) -> String? {
             head.split(separator: "\r\n").dropFirst().first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
@@ -475,6 +503,7 @@ enum RawExchange {
         guard let split = text.range(of: "\r\n\r\n") else { throw TestFailure("no answer: \(text.prefix(200))") }
         let head = String(text[..<split.lowerBound])
         var body = String(text[split.upperBound...])
+        let rest = body
         guard let status = head.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
             throw TestFailure("bad status line: \(head.prefix(100))")
         }
@@ -489,6 +518,6 @@ enum RawExchange {
             }
             body = plain
         }
-        return Reply(status: status, head: head, body: body)
+        return Reply(status: status, head: head, body: body, rest: rest)
     }
 }

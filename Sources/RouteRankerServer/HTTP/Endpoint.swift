@@ -36,6 +36,13 @@ struct Endpoint: Sendable {
             if headers[.contentLength] == nil, let length = response.body.contentLength {
                 headers[.contentLength] = String(length)
             }
+            guard headers[.contentLength] != nil else {
+                // A streamed body has no length: the `HEAD` says what the `GET` says (chunked),
+                // not `Content-Length: 0`. NIO's encoder sends a `HEAD`'s answer without a body.
+                return Response(
+                    status: response.status, headers: headers,
+                    body: ResponseBody(contentLength: nil) { writer in try await writer.finish(nil) })
+            }
             return Response(status: response.status, headers: headers, body: ResponseBody())
         }
     }
