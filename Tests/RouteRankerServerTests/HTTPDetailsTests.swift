@@ -64,7 +64,12 @@ import Testing
             let route = try await client.send(.get, "/v1/routes/\(id)", token: token)
             #expect(summaries.count == 1)
             #expect(summaries.first?["shared_with"] as? [String] == ["grace"])
-            #expect(sameJSON(summaries.first, route.json))
+            // The route's summary but its annotations, which lists leave out (a group holds up to
+            // 1,000 routes of up to a megabyte of annotations each: issue 43, row 8).
+            #expect(summaries.first?["annotations"] == nil)
+            var whole = route.json
+            whole["annotations"] = nil
+            #expect(sameJSON(summaries.first, whole))
         }
     }
 

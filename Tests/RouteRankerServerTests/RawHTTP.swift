@@ -15,10 +15,12 @@ func withLiveApp(_ body: @Sendable (any TestClientProtocol, Int) async throws ->
     let configuration = AppConfiguration(
         mongoDBURI: TestEnvironment.mongoURI, database: TestEnvironment.uniqueDatabaseName("server"),
         clock: .distinctMilliseconds())
-    let app = try buildApplication(configuration, logger: logger)
-    try await app.test(.live) { client in
-        guard let port = client.port else { throw TestFailure("the live test client has no port") }
-        try await body(client, port)
+    try await TestAppGate.withSlot {
+        let app = try buildApplication(configuration, logger: logger)
+        try await app.test(.live) { client in
+            guard let port = client.port else { throw TestFailure("the live test client has no port") }
+            try await body(client, port)
+        }
     }
 }
 

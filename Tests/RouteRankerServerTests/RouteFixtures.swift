@@ -193,11 +193,13 @@ func withAppAndDatabase(
     var logger = Logger(label: "routeranker-test")
     logger.logLevel = .warning
     let name = TestEnvironment.uniqueDatabaseName("server")
-    let app = try buildApplication(
-        AppConfiguration(mongoDBURI: TestEnvironment.mongoURI, database: name, clock: .distinctMilliseconds()),
-        logger: logger)
-    let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: logger, defaultPoolSize: 2)
-    defer { mongo.shutdown() }
-    let database = MongoDatabase(client: mongo, name: name)
-    try await app.test(mode) { client in try await body(client, database) }
+    try await TestAppGate.withSlot {
+        let app = try buildApplication(
+            AppConfiguration(mongoDBURI: TestEnvironment.mongoURI, database: name, clock: .distinctMilliseconds()),
+            logger: logger)
+        let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: logger, defaultPoolSize: 2)
+        defer { mongo.shutdown() }
+        let database = MongoDatabase(client: mongo, name: name)
+        try await app.test(mode) { client in try await body(client, database) }
+    }
 }

@@ -170,8 +170,11 @@ extension TestClientProtocol {
 func withApp(database: String, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
     var logger = Logger(label: "routeranker-test")
     logger.logLevel = .warning
-    let app = try buildApplication(
-        AppConfiguration(
-            mongoDBURI: TestEnvironment.mongoURI, database: database, clock: .distinctMilliseconds()), logger: logger)
-    try await app.test(.router, body)
+    try await TestAppGate.withSlot {
+        let app = try buildApplication(
+            AppConfiguration(
+                mongoDBURI: TestEnvironment.mongoURI, database: database, clock: .distinctMilliseconds()),
+            logger: logger)
+        try await app.test(.router, body)
+    }
 }

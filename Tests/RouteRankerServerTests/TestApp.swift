@@ -21,8 +21,10 @@ func withApp(
     var configuration = AppConfiguration(
         mongoDBURI: uri, database: TestEnvironment.uniqueDatabaseName("server"), clock: .distinctMilliseconds())
     configure(&configuration)
-    let app = try buildApplication(configuration, logger: logger)
-    try await app.test(.router, body)
+    try await TestAppGate.withSlot {
+        let app = try buildApplication(configuration, logger: logger)
+        try await app.test(.router, body)
+    }
 }
 
 extension WallClock {
