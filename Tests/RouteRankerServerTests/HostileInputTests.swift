@@ -450,74 +450,21 @@ import Testing
 /// One request written whole, then its answer read to the end of the connection (send
 /// `Connection: close`, or let the server close). Status, head and body, de-chunked if need be.
 enum RawExchange {
-    struct Reply: Sendable {
-        var status: Int
-        var head: String
-        var body: String
-        /// What followed the head, as it came (not de-chunked): the next answer, after a `HEAD`.
-        var rest: String = ""
-
-        func header(_ name: String) -> String? {
-            head.split(separator: "\r\n").dropFirst().first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
-                .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
-        }
-    }
-
-    static func send(port: Int, _ bytes: [UInt8]) async throws -> Reply {
+    static func send(port: Int, _ bytes: [UInt8]) async throws -> RawHTTP.Reply {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try exchange(port, bytes) }) }.start()
         }
     }
 
-    private static func exchange(_ port: Int, _ bytes: [UInt8]) throws -> Reply {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestFailure("socket() failed") }
+    private static func exchange(_ port: Int, _ bytes: [UInt8]) throws -> RawHTTP.Reply {
+        let fd = try LoopbackSocket.connect(port: port, timeout: 20)
         defer { close(fd) }
-        var limit = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw TestFailure("connect() to port \(port) failed") }
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard n > 0 else { break }  // the server may answer and stop reading early: read what it said
             offset += n
         }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            received += buffer[0..<n]
-        }
-        let text = String(decoding: received, as: UTF8.self)
-        guard let split = text.range(of: "\r\n\r\n") else { throw TestFailure("no answer: \(text.prefix(200))") }
-        let head = String(text[..<split.lowerBound])
-        var body = String(text[split.upperBound...])
-        let rest = body
-        guard let status = head.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
-            throw TestFailure("bad status line: \(head.prefix(100))")
-        }
-        if head.lowercased().contains("transfer-encoding: chunked") {
-            var plain = ""
-            var rest = Substring(body)
-            while let line = rest.range(of: "\r\n"), let size = Int(rest[..<line.lowerBound], radix: 16), size > 0 {
-                let start = line.upperBound
-                let end = rest.utf8.index(start, offsetBy: size)
-                plain += rest[start..<end]
-                rest = rest[end...].dropFirst(2)
-            }
-            body = plain
-        }
-        return Reply(status: status, head: head, body: body, rest: rest)
+        return try RawHTTP.parse(LoopbackSocket.readToEnd(fd))
     }
 }

@@ -28,9 +28,19 @@ func withLiveApp(_ body: @Sendable (any TestClientProtocol, Int) async throws ->
 /// cannot do: send a body as `Transfer-Encoding: chunked` in the pieces given, with a pause after
 /// each, or stop half-way and close the connection like a phone losing its signal.
 enum RawHTTP {
+    /// An answer: its status, head and body (de-chunked if need be).
     struct Reply: Sendable {
         var status: Int
+        var head: String
         var body: String
+        /// What followed the head, as it came (not de-chunked): the next answer, after a `HEAD`.
+        var rest: String = ""
+
+        /// The value of the header `name` (case-insensitive), if the head has it.
+        func header(_ name: String) -> String? {
+            head.split(separator: "\r\n").dropFirst().first { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+                .map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+        }
     }
 
     /// POSTs `chunks` to `path`; with `cutAfter: n` closes the connection after `n` chunks (no reply).
@@ -49,23 +59,10 @@ enum RawHTTP {
     private static func exchange(
         _ port: Int, _ path: String, _ headers: [String: String], _ chunks: [[UInt8]], _ cutAfter: Int?
     ) throws -> Reply? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestFailure("socket() failed") }
+        let fd = try LoopbackSocket.connect(port: port, timeout: 15, sendTimeout: false)
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 15, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var noDelay: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw TestFailure("connect() to port \(port) failed") }
 
         var head = "POST \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -77,15 +74,7 @@ enum RawHTTP {
         }
         if cutAfter != nil { return nil }
         try send(fd, Array("0\r\n\r\n".utf8))
-
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n <= 0 { break }
-            received += buffer[0..<n]
-        }
-        return try parse(received)
+        return try parse(LoopbackSocket.readToEnd(fd))
     }
 
     private static func send(_ fd: Int32, _ bytes: [UInt8]) throws {
@@ -97,12 +86,14 @@ enum RawHTTP {
         }
     }
 
-    /// Status and body of a response read to the end of the connection (body de-chunked if need be).
-    private static func parse(_ bytes: [UInt8]) throws -> Reply {
+    /// Status, head and body of a response read to the end of the connection (body de-chunked if
+    /// need be).
+    static func parse(_ bytes: [UInt8]) throws -> Reply {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else { throw TestFailure("no response: \(text.prefix(200))") }
-        let head = text[..<split.lowerBound]
+        let head = String(text[..<split.lowerBound])
         var body = String(text[split.upperBound...])
+        let rest = body
         guard let status = head.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
             throw TestFailure("bad status line: \(head.prefix(100))")
         }
@@ -117,6 +108,6 @@ enum RawHTTP {
             }
             body = plain
         }
-        return Reply(status: status, body: body)
+        return Reply(status: status, head: head, body: body, rest: rest)
     }
 }

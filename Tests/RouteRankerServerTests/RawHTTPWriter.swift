@@ -26,22 +26,8 @@ enum BlockingHTTPClient {
     private static func run(_ port: Int, _ head: String, _ bodySize: Int, _ chunked: Bool, _ timeout: Int) throws
         -> (status: Int, text: String)?
     {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestFailure("socket() failed") }
+        let fd = try LoopbackSocket.connect(port: port, timeout: timeout)
         defer { close(fd) }
-        var limit = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw TestFailure("connect() to port \(port) failed") }
         guard write(fd, Array((head + "\r\n\r\n").utf8)) else { return nil }
         let piece = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
         var left = bodySize
