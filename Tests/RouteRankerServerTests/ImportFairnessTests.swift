@@ -67,32 +67,39 @@ import Testing
     /// User A queues two imports, then user B one. The first claim takes A's oldest; while it runs,
     /// and after it is done, B's goes before A's second (a FIFO worker took A's second first).
     @Test func anotherUsersImportIsPickedBeforeTheSecondOfTheFirstUsers() async throws {
-        let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: Logger(label: "test"), defaultPoolSize: 2)
-        defer { mongo.shutdown() }
-        let imports = ImportRepository(
-            database: MongoDatabase(client: mongo, name: TestEnvironment.uniqueDatabaseName("imports")))
-        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-        var ids: [String: String] = [:]
-        for (n, (name, owner)) in [("A1", "a"), ("A2", "a"), ("B1", "b")].enumerated() {
-            let id = NewID.make()
-            try await imports.insert(
-                ImportRecord(id: id, owner: owner, state: .receiving, createdAt: t0.addingTimeInterval(Double(n))))
-            try await imports.queue(id: id, size: 22)
-            ids[name] = id
+        try await Self.withThreeQueued { imports, ids, t0 in
+            let now = t0.addingTimeInterval(10)
+            let first = try #require(try await imports.claim(worker: "w1", now: now))
+            #expect(first.id == ids["A1"])
+            // Another process, while A1 runs: B's, not A's second.
+            let second = try #require(try await imports.claim(worker: "w2", now: now.addingTimeInterval(1)))
+            #expect(second.id == ids["B1"])
+            let third = try #require(try await imports.claim(worker: "w3", now: now.addingTimeInterval(2)))
+            #expect(third.id == ids["A2"])
+            #expect(try await imports.claim(worker: "w4", now: now.addingTimeInterval(3)) == nil)
         }
-        let now = t0.addingTimeInterval(10)
-        let first = try #require(try await imports.claim(worker: "w1", now: now))
-        #expect(first.id == ids["A1"])
-        // Another process, while A1 runs: B's, not A's second.
-        let second = try #require(try await imports.claim(worker: "w2", now: now.addingTimeInterval(1)))
-        #expect(second.id == ids["B1"])
-        let third = try #require(try await imports.claim(worker: "w3", now: now.addingTimeInterval(2)))
-        #expect(third.id == ids["A2"])
-        #expect(try await imports.claim(worker: "w4", now: now.addingTimeInterval(3)) == nil)
     }
 
     /// The same after A's first is done: one worker alternates between users.
     @Test func oneWorkerAlternatesBetweenUsers() async throws {
+        try await Self.withThreeQueued { imports, ids, t0 in
+            var now = t0.addingTimeInterval(10)
+            var order: [String] = []
+            while let job = try await imports.claim(worker: "w", now: now) {
+                order.append(ids.first { $0.value == job.id }?.key ?? "?")
+                now.addTimeInterval(1)
+                try await imports.finish(id: job.id, worker: "w", error: nil, now: now)
+                now.addTimeInterval(1)
+            }
+            #expect(order == ["A1", "B1", "A2"])
+        }
+    }
+
+    /// Three imports queued on a fresh database, a second apart from `t0`: user A's `A1` and `A2`,
+    /// then user B's `B1` (`ids` by those names).
+    static func withThreeQueued(
+        _ body: (ImportRepository, _ ids: [String: String], _ t0: Date) async throws -> Void
+    ) async throws {
         let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: Logger(label: "test"), defaultPoolSize: 2)
         defer { mongo.shutdown() }
         let imports = ImportRepository(
@@ -106,14 +113,6 @@ import Testing
             try await imports.queue(id: id, size: 22)
             ids[name] = id
         }
-        var now = t0.addingTimeInterval(10)
-        var order: [String] = []
-        while let job = try await imports.claim(worker: "w", now: now) {
-            order.append(ids.first { $0.value == job.id }?.key ?? "?")
-            now.addTimeInterval(1)
-            try await imports.finish(id: job.id, worker: "w", error: nil, now: now)
-            now.addTimeInterval(1)
-        }
-        #expect(order == ["A1", "B1", "A2"])
+        try await body(imports, ids, t0)
     }
 }
