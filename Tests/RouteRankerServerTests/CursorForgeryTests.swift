@@ -173,8 +173,6 @@ import Testing
 
     /// A zip of one small GPX file (Python's `zipfile`, as `ImportsTests`), for an import's files.
     static func oneFileArchive() throws -> Data {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("cursor-\(UUID().uuidString).zip")
-        defer { try? FileManager.default.removeItem(at: out) }
         let script = #"""
             import sys, zipfile
             gpx = (b'<gpx><trk><trkseg><trkpt lat="48.2" lon="16.37"><time>2025-01-01T00:00:00Z</time></trkpt>'
@@ -182,13 +180,7 @@ import Testing
             with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
                 z.writestr("a.gpx", gpx)
             """#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, out.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("python3 could not write the archive") }
-        return try Data(contentsOf: out)
+        return try pythonArchive(script)
     }
 
     /// Issue 43 #1, as found: a `near` cursor with an empty key, with a route in range.

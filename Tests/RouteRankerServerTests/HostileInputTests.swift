@@ -92,8 +92,6 @@ import Testing
     /// An archive whose files break the rules: each fails alone, with its upload's code; a file's
     /// name with control and bidi characters is cleaned, not refused.
     @Test func importsFailTheFilesThatBreakTheRulesWithTheUploadsCode() async throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).zip")
-        defer { try? FileManager.default.removeItem(at: out) }
         let script = #"""
             import sys, zipfile
             trk = '<trk>{name}<trkseg><trkpt lat="1" lon="2"><time>2026-01-0{d}T00:00:00Z</time></trkpt></trkseg></trk>'
@@ -105,13 +103,7 @@ import Testing
                 z.writestr("named.gpx", '<gpx version="1.1"><wpt lat="1" lon="2"><desc>one\ntwo</desc></wpt>'
                            + trk.format(name='<name>evil&#x202E;gpj&#9;exe</name>', d=3) + '</gpx>')
             """#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, out.path]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        let archive = try Data(contentsOf: out)
+        let archive = try pythonArchive(script)
         try await withApp { client in
             let me = try await client.register("importer")
             let job = try await ImportsTests.importArchive(client, me, archive)

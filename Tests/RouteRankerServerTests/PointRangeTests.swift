@@ -217,8 +217,6 @@ import Testing
     /// `high.gpx` (a point at 1e300 m), `bomb.gpx.gz` (257 MiB of zeros), `good.gpx`; written by
     /// Python's `zipfile` and `gzip`.
     static func archive() throws -> Data {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ranges-\(UUID().uuidString).zip")
-        defer { try? FileManager.default.removeItem(at: out) }
         let script = #"""
             import gzip, sys, zipfile
             def gpx(ele):
@@ -233,12 +231,6 @@ import Testing
                 archive.writestr("bomb.gpx.gz", bomb)
                 archive.writestr("good.gpx", gpx(b"7"))
             """#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, out.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("python3 could not write the archive") }
-        return try Data(contentsOf: out)
+        return try pythonArchive(script)
     }
 }
