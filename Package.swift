@@ -145,6 +145,20 @@ let package = Package(
             dependencies: ["RouteRankerCore", "TestSupport"],
             resources: [.copy("Data")]
         ),
+        // The records and request formats, without a server or a database.
+        .testTarget(name: "RouteRankerModelsTests", dependencies: ["RouteRankerModels", "RouteRankerCore"]),
+        // The repositories and their stored formats against the test database, without a server.
+        .testTarget(
+            name: "RouteRankerStorageTests",
+            dependencies: [
+                "RouteRankerStorage",
+                "RouteRankerModels",
+                "RouteRankerCore",
+                "Mongo",
+                "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "RouteRankerServerTests",
             dependencies: [

@@ -2,8 +2,6 @@ import Foundation
 import RouteRankerModels
 import Testing
 
-@testable import RouteRankerServer
-
 /// The opaque cursor: written by `JSONWriter`, read by `JSONDecoder`.
 @Suite struct CursorTests {
     static let awkward = [

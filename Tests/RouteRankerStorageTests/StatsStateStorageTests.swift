@@ -1,8 +1,7 @@
 import Mongo
 import RouteRankerCore
+import RouteRankerStorage
 import Testing
-
-@testable import RouteRankerServer
 
 /// The statistics state as stored in a route document (`stats_state`) reads back bit for bit, so
 /// that any split of a route into appends gives the same stats as one upload.

@@ -1,8 +1,6 @@
 import RouteRankerModels
 import Testing
 
-@testable import RouteRankerServer
-
 /// `Authorization: Bearer` as RFC 6750 writes it; anything else is no token (`401`).
 @Suite struct BearerTokenTests {
     @Test(arguments: [

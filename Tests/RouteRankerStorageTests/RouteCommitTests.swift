@@ -1,11 +1,9 @@
 import Foundation
-import HummingbirdTesting
 import Mongo
+import RouteRankerCore
 import RouteRankerModels
 import RouteRankerStorage
 import Testing
-
-@testable import RouteRankerServer
 
 /// `RouteRepository.commit`: commits of concurrent writers go to the database together
 /// (`MongoCollection.updateOneCoalesced`), and each writer still learns exactly whether its own
@@ -16,15 +14,17 @@ import Testing
     /// pair matches and the other does not, so the reply cannot say which did. Each route ends with
     /// exactly one winner, which is the one told so, and its version is the next.
     @Test func ofTwoCommitsOverOneVersionExactlyTheOneThatLandedIsToldSo() async throws {
-        try await withAppAndDatabase { client, database in
-            let ada = try await client.register("ada")
-            var ids: [String] = []
-            for index in 0..<12 {
-                ids.append(try await client.newSharedRoute(ada, name: "r\(index)", points: [], recording: true))
-            }
+        try await withTestDatabase("commits") { database in
             let routes = RouteRepository(database: database)
             var records: [RouteRecord] = []
-            for id in ids { records.append(try #require(try await routes.find(id: id))) }
+            for index in 0..<12 {
+                let route = RouteRecord(
+                    id: NewID.make(), owner: "ada", name: "r\(index)", activity: .run, state: .recording,
+                    createdAt: Date(timeIntervalSince1970: 1_764_000_000), annotations: [],
+                    accumulator: StatsAccumulator(activity: .run), version: 1)
+                try await routes.commit(route, over: 0)
+                records.append(try #require(try await routes.find(id: route.id)))
+            }
             let outcomes = try await withThrowingTaskGroup(of: (String, String, Bool).self) { group in
                 for record in records {
                     for writer in ["a", "b"] {

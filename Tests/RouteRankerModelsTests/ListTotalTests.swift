@@ -1,8 +1,6 @@
 import RouteRankerModels
 import Testing
 
-@testable import RouteRankerServer
-
 /// `ListTotal.fromFirstPage`: a first page read short is the whole list; anything else is counted.
 @Suite struct ListTotalTests {
     @Test func aFirstPageReadShortIsTheWholeList() {

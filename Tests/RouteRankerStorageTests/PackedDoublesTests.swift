@@ -1,9 +1,8 @@
 import Foundation
 import RouteRankerCore
 import RouteRankerModels
+import RouteRankerStorage
 import Testing
-
-@testable import RouteRankerServer
 
 /// Packed doubles are 8 little-endian bytes each and read back bit for bit.
 @Suite struct PackedDoublesTests {
