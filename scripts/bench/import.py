@@ -4,24 +4,20 @@ follows the job: routes/s and points/s, upload time, the server's RSS sampled ev
 Then a second user imports the same archive while the server is `kill -9`ed a third of the way
 in and started again: how long the job stood still and how long it took to finish.
 
-Usage: import.py [--files 1000] [--points 10000]   (env: BENCH_BIN, BENCH_DB, BENCH_WORKDIR)"""
+Usage: import.py [--files 1000] [--points 10000]   (env: ROUTERANKER_BIN, BENCH_DB, BENCH_WORKDIR)"""
 
 import argparse
 import gzip
 import http.client
 import json
 import os
-import socket
-import subprocess
+import sys
 import time
 import urllib.request
 import zipfile
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from launch import Server  # noqa: E402
 
 
 def call(port, method, path, body=None, token=None, content_type="application/json"):
@@ -58,30 +54,6 @@ def build_archive(path, files, points):
                 z.writestr(f"activities/{i}.gpx", gpx)
 
 
-class Server:
-    def __init__(self, workdir):
-        self.port = free_port()
-        self.workdir = workdir
-        self.process = None
-
-    def start(self):
-        log = open(os.path.join(self.workdir, "server.log"), "ab")
-        self.process = subprocess.Popen(
-            [os.environ["BENCH_BIN"], "serve", "--port", str(self.port), "--mongodb-uri", os.environ["BENCH_DB"],
-             "--log-level", "warning"], stdout=log, stderr=log)
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/readyz", timeout=1)
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise SystemExit("the server did not start")
-
-    def kill(self):
-        self.process.kill()
-        self.process.wait()
-
-
 def upload(server, token, path):
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=600)
     size = os.path.getsize(path)
@@ -109,7 +81,15 @@ def main():
     print(f"archive: {args.files} GPX files of {args.points} points, {size / 2**20:.0f} MiB zipped "
           f"(built in {time.monotonic() - started:.0f} s)", flush=True)
 
-    server = Server(workdir)
+    server = Server(workdir, os.environ["BENCH_DB"])
+    try:
+        measure(server, path, size, args.files, args.points)
+    finally:
+        server.stop()
+
+
+def measure(server, path, size, files, points):
+    """The import, then the interrupted one (the server killed a third of the way in)."""
     server.start()
     token = call(server.port, "POST", "/v1/users", {"id": "mover", "name": "Mover"})["token"]
     job, upload_s = upload(server, token, path)
@@ -123,13 +103,13 @@ def main():
     took = time.monotonic() - began
     counts = value["counts"]
     print(f"upload {upload_s:.1f} s ({size / 2**20 / upload_s:.0f} MiB/s); import {took:.0f} s: {counts}, "
-          f"{counts['imported'] / took:.1f} routes/s, {counts['imported'] * args.points / took:,.0f} points/s", flush=True)
+          f"{counts['imported'] / took:.1f} routes/s, {counts['imported'] * points / took:,.0f} points/s", flush=True)
     print("server RSS MiB every ~10 s: " + " ".join(f"{r:.0f}" for r in rss[::10]) + f" (max {max(rss):.0f})", flush=True)
 
     # Interrupted: a second user's import, the server killed a third of the way in.
     other = call(server.port, "POST", "/v1/users", {"id": "second", "name": "Second"})["token"]
     job, _ = upload(server, other, path)
-    while call(server.port, "GET", f"/v1/imports/{job}", token=other)["files_done"] < args.files // 3:
+    while call(server.port, "GET", f"/v1/imports/{job}", token=other)["files_done"] < files // 3:
         time.sleep(0.2)
     server.kill()
     killed = time.monotonic()
@@ -149,7 +129,6 @@ def main():
     print(f"interrupted: killed at {done_at_kill} files, server back in {restarted:.1f} s, the job moved again "
           f"{moved:.1f} s after the kill (the 30 s lease), done {total:.0f} s after it: {value['counts']}; "
           f"{routes} routes (none twice)", flush=True)
-    server.kill()
 
 
 if __name__ == "__main__":

@@ -1,25 +1,25 @@
-"""What every reliability probe needs: a SecantusDB that can be killed and restarted on its data,
-RouteRanker server processes, and plain HTTP (stdlib only, so that a cut connection is seen as it
-happens). Each probe starts its own database and servers on free ports and stops them on exit."""
+"""What every reliability probe needs: a SecantusDB that can be killed and restarted on its data and
+RouteRanker server processes (both from scripts/launch.py), and plain HTTP (stdlib only, so that a
+cut connection is seen as it happens). Each probe starts its own database and servers on free ports
+and stops them on exit."""
 
 import http.client
 import json
 import os
 import random
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import launch  # noqa: E402  (scripts/launch.py: the database, the servers, waiting for them)
+from launch import ROOT, VENV, Database, LaunchFailure, Process, free_port, server_binary  # noqa: E402,F401
+
 NAME = os.path.splitext(os.path.basename(sys.argv[0]))[0]
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-VENV = os.path.join(ROOT, ".venv", "bin")
 
 
-class ProbeFailure(Exception):
+class ProbeFailure(LaunchFailure):
     """A broken guarantee: the probe reports it and exits non-zero."""
 
 
@@ -28,95 +28,12 @@ def check(condition, message):
         raise ProbeFailure(message)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def server_binary():
-    if os.environ.get("ROUTERANKER_BIN"):
-        return os.environ["ROUTERANKER_BIN"]
-    path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return os.path.join(path.stdout.strip(), "routeranker")
-
-
-class Process:
-    """A child process the probe may SIGKILL (`kill()`) or stop gracefully (`stop()`)."""
-
-    process = None
-
-    def kill(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait()
-
-    def stop(self, grace=10):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(grace)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-class Database(Process):
-    """A SecantusDB on its own data folder; `kill()` is SIGKILL, `start()` reuses the data."""
-
-    def __init__(self, workdir):
-        self.port = free_port()
-        self.path = os.path.join(workdir, "db")
-        self.log = open(os.path.join(workdir, "db.log"), "ab")
-
-    @property
-    def uri(self):
-        return (f"mongodb://127.0.0.1:{self.port}/?serverSelectionTimeoutMS=2000"
-                "&connectTimeoutMS=2000&socketTimeoutMS=20000")
-
-    def start(self):
-        os.makedirs(self.path, exist_ok=True)
-        self.process = subprocess.Popen(
-            [os.path.join(VENV, "secantusd-py"), "--host", "127.0.0.1", "--port", str(self.port),
-             "--storage-path", self.path, "--log-level", "WARNING"],
-            stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            check(self.process.poll() is None, "SecantusDB exited at start")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise ProbeFailure("SecantusDB did not listen within 30 s")
-
-
-class Server(Process):
-    """A RouteRanker server process on `database`."""
+class Server(launch.Server):
+    """A RouteRanker server process on `database` (in the database named `probe`)."""
 
     def __init__(self, workdir, database, name="server", uri_options=""):
-        self.port = free_port()
+        super().__init__(workdir, database.uri + uri_options, name, ["--database", "probe"])
         self.database = database
-        self.uri_options = uri_options
-        self.log = open(os.path.join(workdir, f"{name}.log"), "ab")
-
-    def start(self):
-        env = dict(os.environ, MONGODB_URI=self.database.uri + self.uri_options)
-        self.process = subprocess.Popen(
-            [server_binary(), "serve", "--port", str(self.port), "--database", "probe", "--log-level", "warning"],
-            stdout=self.log, stderr=self.log, env=env)
-        self.wait_ready()
-
-    def wait_ready(self, seconds=60):
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            check(self.process.poll() is None, f"the server exited (status {self.process.returncode})")
-            try:
-                if request(self.port, "GET", "/readyz", timeout=2)[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        raise ProbeFailure(f"the server was not ready within {seconds} s")
 
 
 def start_stack(workdir, processes, servers=1, uri_options=""):
@@ -239,7 +156,7 @@ def run(probe):
     try:
         summary = probe(workdir, processes)
         print(f"{NAME:<14} ok      {summary} ({time.monotonic() - started:.0f} s)")
-    except ProbeFailure as failure:
+    except LaunchFailure as failure:  # a ProbeFailure, or a process that did not start
         print(f"{NAME:<14} FAILED  {failure} (logs kept in {workdir})")
         status = 1
     finally:

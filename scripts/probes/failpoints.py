@@ -32,13 +32,12 @@ import http.client
 import json
 import os
 import random
-import subprocess
 import threading
 import time
 
 import pymongo
 
-from common import (VENV, Database, Server, Walker, check, json_request, register, request, run)
+from common import (Database, Server, Walker, check, json_request, register, request, run)
 
 APP = "RouteRanker"
 SECONDS = float(os.environ.get("PROBE_SECONDS", "6"))
@@ -78,26 +77,6 @@ FAULTS = {
     "close-find-twice": (["find"], {"closeConnection": True}, 2),
     "steppeddown-insert-twice": (["insert"], {"errorCode": 189, "errorLabels": ["RetryableWriteError"]}, 2),
 }
-
-
-class TestDatabase(Database):
-    """SecantusDB with `configureFailPoint` enabled."""
-
-    def start(self):
-        os.makedirs(self.path, exist_ok=True)
-        self.process = subprocess.Popen(
-            [os.path.join(VENV, "secantusd-py"), "--host", "127.0.0.1", "--port", str(self.port),
-             "--storage-path", self.path, "--log-level", "WARNING", "--enable-test-commands"],
-            stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            check(self.process.poll() is None, "SecantusDB exited at start")
-            try:
-                pymongo.MongoClient(port=self.port, serverSelectionTimeoutMS=200).admin.command("ping")
-                return
-            except pymongo.errors.PyMongoError:
-                time.sleep(0.1)
-        check(False, "SecantusDB did not answer within 30 s")
 
 
 class Client:
@@ -224,7 +203,7 @@ def run_fault(server, admin, as_app, clients, name):
 
 
 def probe(workdir, processes):
-    database = TestDatabase(workdir)
+    database = Database(workdir, test_commands=True)  # with configureFailPoint
     processes.append(database)
     database.start()
     server = Server(workdir, database, uri_options=URI_OPTIONS)
