@@ -52,7 +52,7 @@ package struct IdempotencyRepository: Sendable {
         do {
             try await collection.insertOne([
                 "_id": .string(id), "user": .string(user), "state": "pending", "route": .string(route),
-                "owner": .string(token), "lease_until": .date(now.addingTimeInterval(Self.lease)),
+                "owner": .string(token), "lease_until": .date(Lease(from: now, for: Self.lease).until),
                 "created_at": .date(now),
             ])
             return .claimed(Holding(id: id, route: route, token: token, resumed: false))
@@ -77,15 +77,10 @@ package struct IdempotencyRepository: Sendable {
         guard let record = try await collection.findOne(["_id": .string(id)]) else {
             return try await claim(user: user, key: key, now: now)  // deleted in between
         }
-        if record.string("state") == "done", let route = record.string("route"),
-            let fingerprint = record.string("fingerprint")
-        {
-            return .done(route: route, fingerprint: fingerprint)
-        }
-        // Records from before leases have `created_at` alone: theirs ran out `lease` after it.
-        let leaseUntil = record.date("lease_until") ?? record.date("created_at")?.addingTimeInterval(Self.lease)
-        if record.string("state") == "pending", let leaseUntil, leaseUntil > now {
-            return .inProgress(seconds: Int(exactly: leaseUntil.timeIntervalSince(now).rounded(.up)) ?? 1)
+        switch Self.finding(record, now: now) {
+        case .done(let route, let fingerprint): return .done(route: route, fingerprint: fingerprint)
+        case .inProgress(let seconds): return .inProgress(seconds: seconds)
+        case .free: break
         }
         var guardFilter: BSONDocument = ["_id": .string(id), "state": record["state"] ?? .null]
         guardFilter["owner"] = record["owner"] ?? ["$exists": false]
@@ -95,11 +90,38 @@ package struct IdempotencyRepository: Sendable {
             update: [
                 "$set": [
                     "state": "pending", "route": .string(kept), "owner": .string(token),
-                    "lease_until": .date(now.addingTimeInterval(Self.lease)),
+                    "lease_until": .date(Lease(from: now, for: Self.lease).until),
                 ]
             ])
         guard taken.matchedCount == 1 else { return .inProgress(seconds: Int(exactly: Self.lease) ?? 30) }
         return .claimed(Holding(id: id, route: kept, token: token, resumed: true))
+    }
+
+    /// What a claim finds in a key's record at `now`, decided without the database.
+    enum Finding: Equatable {
+        /// An attempt finished: the claim replays it.
+        case done(route: String, fingerprint: String)
+        /// Another attempt's lease holds for `seconds` more.
+        case inProgress(seconds: Int)
+        /// Released, or its lease ran out by `now`: the claim may take it over.
+        case free
+    }
+
+    /// The decision of a claim on a recorded key: its outcome, or the lease that holds it, or free.
+    static func finding(_ record: BSONDocument, now: Date) -> Finding {
+        if record.string("state") == "done", let route = record.string("route"),
+            let fingerprint = record.string("fingerprint")
+        {
+            return .done(route: route, fingerprint: fingerprint)
+        }
+        // Records from before leases have `created_at` alone: theirs ran out `lease` after it.
+        let lease =
+            record.date("lease_until").map(Lease.init(until:))
+            ?? record.date("created_at").map { Lease(from: $0, for: Self.lease) }
+        if record.string("state") == "pending", let lease, lease.holds(at: now) {
+            return .inProgress(seconds: lease.secondsLeft(at: now))
+        }
+        return .free
     }
 
     /// Records the outcome of the attempt that holds the claim. An attempt whose lease was taken

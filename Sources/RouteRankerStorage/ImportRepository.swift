@@ -109,7 +109,7 @@ package struct ImportRepository: Sendable {
     /// in whichever process, not by all of theirs.
     package func claim(worker: String, now: Date) async throws -> ImportRecord? {
         let due: BSONDocument = [
-            "$or": [["state": "queued"], ["state": "running", "lease_until": ["$lte": .date(now)]]]
+            "$or": [["state": "queued"], ["state": "running", "lease_until": Lease.runOut(by: now)]]
         ]
         let candidates = try await imports.find(due, sort: ["created_at": 1], limit: 50).compactMap(Self.record)
         guard !candidates.isEmpty else { return nil }
@@ -124,7 +124,7 @@ package struct ImportRepository: Sendable {
                 update: [
                     "$set": [
                         "state": "running", "worker": .string(worker),
-                        "lease_until": .date(now.addingTimeInterval(Self.lease)), "started_at": .date(now),
+                        "lease_until": .date(Lease(from: now, for: Self.lease).until), "started_at": .date(now),
                     ],
                     "$inc": ["version": 1],
                 ])
@@ -210,7 +210,7 @@ package struct ImportRepository: Sendable {
         var update = update
         var set = update.document("$set") ?? [:]
         if set["lease_until"] == nil, update.document("$unset")?["lease_until"] == nil {
-            set["lease_until"] = .date(now.addingTimeInterval(Self.lease))
+            set["lease_until"] = .date(Lease(from: now, for: Self.lease).until)
         }
         update["$set"] = .document(set)
         return try await imports.updateOne(filter: filter, update: update).matchedCount == 1

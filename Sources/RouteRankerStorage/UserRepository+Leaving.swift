@@ -21,7 +21,7 @@ extension UserRepository {
             update: [
                 "$set": [
                     "token_hash": .binary(subtype: 0, Array(Secret.hash(Secret.generate()))),
-                    "leave_lease_until": .date(now.addingTimeInterval(Self.leaveLease)),
+                    "leave_lease_until": .date(Lease(from: now, for: Self.leaveLease).until),
                 ],
                 "$min": ["leaving_since": .date(now)],
             ])
@@ -31,7 +31,7 @@ extension UserRepository {
     /// Users whose deletion was started but whose lease ran out by `now` (their process died).
     package func leavingDue(by now: Date, limit: Int) async throws -> [String] {
         try await collection.find(
-            ["leave_lease_until": ["$lte": .date(now)]], sort: ["leave_lease_until": 1], limit: limit,
+            ["leave_lease_until": Lease.runOut(by: now)], sort: ["leave_lease_until": 1], limit: limit,
             projection: ["_id": 1]
         ).compactMap { $0.string("_id") }
     }
@@ -40,8 +40,8 @@ extension UserRepository {
     /// (the lease as read), so of two processes only one wins.
     package func claimLeaving(id: String, now: Date) async throws -> Bool {
         let result = try await collection.updateOne(
-            filter: ["_id": .string(id), "leave_lease_until": ["$lte": .date(now)]],
-            update: ["$set": ["leave_lease_until": .date(now.addingTimeInterval(Self.leaveLease))]])
+            filter: ["_id": .string(id), "leave_lease_until": Lease.runOut(by: now)],
+            update: ["$set": ["leave_lease_until": .date(Lease(from: now, for: Self.leaveLease).until)]])
         return result.matchedCount == 1
     }
 

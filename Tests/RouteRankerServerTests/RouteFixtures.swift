@@ -5,6 +5,7 @@ import Logging
 import Mongo
 import NIOCore
 import RouteRankerCore
+import RouteRankerModels
 import RouteRankerServer
 import TestSupport
 import Testing
@@ -186,16 +187,17 @@ extension TestClientProtocol {
 }
 
 /// Like `withApp`, plus a handle on the application's own database for checks no endpoint offers
-/// (the buckets of a route).
+/// (the buckets of a route); `clock` is the server's.
 func withAppAndDatabase(
-    _ mode: TestingSetup = .router, _ body: @Sendable (any TestClientProtocol, MongoDatabase) async throws -> Void
+    _ mode: TestingSetup = .router, clock: WallClock = .distinctMilliseconds(),
+    _ body: @Sendable (any TestClientProtocol, MongoDatabase) async throws -> Void
 ) async throws {
     var logger = Logger(label: "routeranker-test")
     logger.logLevel = .warning
     let name = TestEnvironment.uniqueDatabaseName("server")
     try await TestAppGate.withSlot {
         let app = try buildApplication(
-            AppConfiguration(mongoDBURI: TestEnvironment.mongoURI, database: name, clock: .distinctMilliseconds()),
+            AppConfiguration(mongoDBURI: TestEnvironment.mongoURI, database: name, clock: clock),
             logger: logger)
         let mongo = try MongoClient(uri: TestEnvironment.mongoURI, logger: logger, defaultPoolSize: 2)
         defer { mongo.shutdown() }

@@ -14,7 +14,9 @@ public func buildApplication(
     let openAPIDocument = try OpenAPIDocument.load()
     // The process's one change stream, fanned out to its live followers (after the client in
     // `services`, so it stops before the client does).
-    let hub = LiveHub(feeds: storage.changeFeeds, logger: logger)
+    let hub = LiveHub(feeds: storage.changeFeeds, logger: logger) { [clock = configuration.clock] in
+        try? await clock.sleep(for: $0)
+    }
     let controllers = Controllers(
         storage: storage, hub: hub, clock: configuration.clock, similarCellBudget: configuration.similarCellBudget,
         registry: registry, openAPIDocument: openAPIDocument, publicURL: configuration.publicURL,

@@ -76,7 +76,7 @@ struct PendingAccountRemovals: Service {
     let logger: Logger
 
     func run() async throws {
-        await PeriodicPasses.run(every: interval, logger: logger, what: "pending account deletions") {
+        await PeriodicPasses.run(every: interval, on: clock, logger: logger, what: "pending account deletions") {
             try await sweepOnce()
         }
     }

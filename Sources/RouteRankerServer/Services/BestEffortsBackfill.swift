@@ -32,7 +32,7 @@ struct BestEffortsBackfill: Service {
                 } catch {
                     // The database may be down: the next step goes on from the recorded position.
                     logger.warning("best efforts migration step failed: \(error)")
-                    try? await Task.sleep(for: .seconds(5))
+                    try? await clock.sleep(for: .seconds(5))
                 }
             }
         }

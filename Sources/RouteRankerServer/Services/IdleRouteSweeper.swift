@@ -21,7 +21,9 @@ struct IdleRouteSweeper: Service {
     let logger: Logger
 
     func run() async throws {
-        await PeriodicPasses.run(every: interval, logger: logger, what: "idle route sweep") { try await sweepOnce() }
+        await PeriodicPasses.run(every: interval, on: clock, logger: logger, what: "idle route sweep") {
+            try await sweepOnce()
+        }
     }
 
     /// One pass over the devices that are due now.

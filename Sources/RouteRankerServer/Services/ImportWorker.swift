@@ -56,7 +56,7 @@ struct ImportWorker: Service {
                     // The database may be down: the lease runs out and the job is claimed again.
                     logger.warning("import job step failed: \(error)")
                 }
-                try? await Task.sleep(for: interval)
+                try? await clock.sleep(for: interval)
             }
         }
     }

@@ -1,4 +1,5 @@
 import RouteRankerModels
+import RouteRankerStorage
 import Synchronization
 
 /// What has happened to a followed route since its follower last looked, coalesced: however often
@@ -6,7 +7,7 @@ import Synchronization
 /// flags. That is what bounds a follower's memory on the server whatever the writer does.
 struct LiveNews: Sendable {
     /// The newest committed state of the route the change stream reported.
-    var latest: RouteRecord?
+    var latest: StoredRoute?
     /// The route was deleted.
     var deleted = false
     /// Something that can change who may see the route, or how (a share or link revoked, the
@@ -61,12 +62,13 @@ final class LiveMailbox: Sendable {
         waiter?.resume()
     }
 
-    /// The news gathered so far, waiting up to `timeout` for some; empty news after the timeout.
-    func take(timeout: Duration) async -> LiveNews {
+    /// The news gathered so far, waiting up to `timeout` on `clock` for some; empty news after the
+    /// timeout.
+    func take(timeout: Duration, on clock: WallClock = .system) async -> LiveNews {
         if let news = takeIfAny() { return news }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.waitForNews() }
-            group.addTask { try? await Task.sleep(for: timeout) }
+            group.addTask { try? await clock.sleep(for: timeout) }
             await group.next()
             group.cancelAll()
         }
