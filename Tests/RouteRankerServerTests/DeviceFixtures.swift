@@ -16,18 +16,6 @@ struct TestDevice: @unchecked Sendable {
     var json: JSONObject
 }
 
-/// A wall clock a test can move forward, for the idle finish (the server's clock decides it).
-final class MovableClock: Sendable {
-    private let offset = Mutex<Double>(0)
-    private let base = WallClock.distinctMilliseconds()
-
-    var clock: WallClock {
-        WallClock { [self] in base.now.addingTimeInterval(offset.withLock { $0 }) }
-    }
-
-    func advance(_ seconds: Double) { offset.withLock { $0 += seconds } }
-}
-
 extension TestClientProtocol {
     /// Creates a device for `owner` with the JSON members given (`name` is set unless given).
     func createDevice(

@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func anIdleRouteIsFinishedByTheServerAndTheNextPointStartsANewOne() async throws {
-        let clock = MovableClock()
+        let clock = ManualClock.followingRealTime()
         try await withApp(configure: {
             $0.clock = clock.clock
             $0.sweepInterval = .milliseconds(100)
@@ -97,10 +97,11 @@ import Testing
             // The friend follows it while it records.
             #expect(
                 try await client.send(.get, "/v1/routes/\(first)", token: bob).json["state"] as? String == "recording")
-            clock.advance(50)
-            try await Task.sleep(for: .milliseconds(500))
+            // 50 s on, the sweep (which sleeps on the same clock) comes round and leaves it.
+            clock.advance(by: .seconds(50))
+            await clock.waitForSleepers(LeaseTakeoverTests.periodicServices)
             #expect(try await client.device(ada, device.id)["current_route"] as? String == first)
-            clock.advance(11)
+            clock.advance(by: .seconds(11))
             try await Self.waitUntil { try await client.device(ada, device.id)["current_route"] is NSNull }
             try await Self.waitUntil {
                 try await client.send(.get, "/v1/routes/\(first)", token: bob).json["state"] as? String == "finished"
@@ -110,7 +111,7 @@ import Testing
             let second = try #require(try await client.device(ada, device.id)["current_route"] as? String)
             #expect(second != first)
             // An idle route that went nowhere is deleted by the sweep.
-            clock.advance(61)
+            clock.advance(by: .seconds(61))
             try await Self.waitUntil { try await client.device(ada, device.id)["current_route"] is NSNull }
             try await Self.waitUntil {
                 try await client.send(.get, "/v1/routes/\(second)", token: ada).status == .notFound
@@ -225,12 +226,12 @@ import Testing
         }
     }
 
-    /// Polls `condition` for up to 5 s.
+    /// Polls `condition` every 20 ms for up to 30 s.
     static func waitUntil(_ condition: () async throws -> Bool) async throws {
-        for _ in 0..<100 {
+        for _ in 0..<1500 {
             if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(20))
         }
-        Issue.record("the condition did not hold within 5 s")
+        Issue.record("the condition did not hold within 30 s")
     }
 }
