@@ -57,10 +57,10 @@ import ZipArchive
         #expect(response.status == .accepted)
         let id = try #require(response.json["id"] as? String)
         #expect(response.headers[.location] == "/v1/imports/\(id)")
-        for _ in 0..<600 {
+        for _ in 0..<3000 {
             let job = try await client.send(.get, "/v1/imports/\(id)", token: token).json
             if let state = job["state"] as? String, state == "done" || state == "failed" { return job }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw TestFailure("the import did not finish within a minute")
     }

@@ -35,9 +35,9 @@ import Testing
 
             try await database.start()
             var recovered = false
-            for _ in 0..<40 where !recovered {
+            for _ in 0..<500 where !recovered {
                 recovered = try await client.send(.get, "/v1/users/me", token: token).status == .ok
-                if !recovered { try await Task.sleep(for: .milliseconds(250)) }
+                if !recovered { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(recovered, "service did not resume within 10 s of the database coming back")
             #expect(try await client.send(.get, "/readyz").status == .ok)
