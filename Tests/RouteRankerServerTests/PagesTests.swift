@@ -90,8 +90,22 @@ import Testing
                 #expect(response.headers[.contentType] == type + "; charset=utf-8", "\(file)")
                 #expect(!response.text.isEmpty)
             }
+            // The app's ES modules, reached as the browser reaches them: from app.js through their imports.
+            var modules: [String] = []
+            var next = ["app.js"]
+            while let module = next.popLast() {
+                guard !modules.contains(module) else { continue }
+                modules.append(module)
+                let response = try await client.send(.get, "/web/\(module)")
+                #expect(response.status == .ok, "\(module)")
+                #expect(response.headers[.contentType] == "text/javascript; charset=utf-8", "\(module)")
+                #expect(response.headers[.contentSecurityPolicy] == WebPageExpectation.policy, "\(module)")
+                #expect(response.headers[.cacheControl] == "no-cache", "\(module)")
+                next += WebAppModulesTests.imports(of: response.text)
+            }
+            #expect(modules.count > 1)
             // Nothing in the app names another origin.
-            for file in ["/", "/web/app.js", "/web/app.css"] {
+            for file in ["/", "/web/app.css"] + modules.map({ "/web/\($0)" }) {
                 let text = try await client.send(.get, file).text
                 #expect(!text.contains("http://") && !text.contains("https://") && !text.contains("//cdn"), "\(file)")
             }

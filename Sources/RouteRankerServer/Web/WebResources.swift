@@ -6,13 +6,22 @@ enum WebResources {
     static let assets: [String: (contentType: String, bytes: [UInt8])] = {
         var found: [String: (String, [UInt8])] = [:]
         for (name, type) in [
-            ("index.html", "text/html"), ("app.js", "text/javascript"), ("app.css", "text/css"),
-            ("page.css", "text/css"), ("favicon.svg", "image/svg+xml"),
-        ] {
+            ("index.html", "text/html"), ("app.css", "text/css"), ("page.css", "text/css"),
+            ("favicon.svg", "image/svg+xml"),
+        ] + modules.map({ ($0, "text/javascript") }) {
             found[name] = (type + "; charset=utf-8", bytes(name))
         }
         return found
     }()
+
+    /// The web app's ES modules: `index.html` loads `app.js`, which imports a module per page, and
+    /// they the small shared ones. One left out here would be a `404` that stops the app from
+    /// starting (a test follows the imports from `app.js` and compares).
+    static let modules = [
+        "app.js", "api.js", "dom.js", "format.js", "pictures.js", "stats.js", "live.js", "leaderboard.js",
+        "sign-in.js", "my-routes.js", "inbox.js", "route.js", "records.js", "segments.js", "groups.js",
+        "compare.js", "upload.js", "import.js", "account.js", "phone-settings.js", "device.js",
+    ]
 
     /// A bundled file's text; empty when missing (a test checks every file is there).
     static func text(_ name: String) -> String { String(decoding: bytes(name), as: UTF8.self) }
