@@ -6,8 +6,9 @@ package enum RouteState: String, Sendable, Codable {
     case recording, finished
 }
 
-/// A route as stored in `routes`: the summary, and the running state of its statistics, so that an
-/// append reads this one document and the batch, never the route's earlier points.
+/// A route: the summary, and the running state of its statistics, so that an append reads this
+/// and the batch, never the route's earlier points. Where its points are stored is storage's
+/// business (`StoredRoute` in RouteRankerStorage), not the record's.
 package struct RouteRecord: Sendable, Equatable {
     package var id: String
     package var owner: String
@@ -21,10 +22,8 @@ package struct RouteRecord: Sendable, Equatable {
     /// Bumped by every change of the route (append, finish, rename, activity): the ETag's source,
     /// and the guard that keeps two writers from both committing on the same base.
     package var version: Int
-    /// Where the committed points are stored.
-    package var layout = PointLayout()
     /// The users the route is shared with, in the order it was shared with them: the membership
-    /// test of visibility (`isReadable(by:)`). Kept by `ShareRepository` and never written by a
+    /// test of visibility (`RouteReaders.isReadable(by:)`). Kept by `ShareRepository` and never written by a
     /// commit, which sets only the fields it changed.
     package var readers: [String] = []
     /// Whether `annotations` were read. Lists read routes without them (up to 1,000 annotations of
@@ -34,8 +33,7 @@ package struct RouteRecord: Sendable, Equatable {
 
     package init(
         id: String, owner: String, name: String, activity: Activity, state: RouteState, createdAt: Date,
-        annotations: [Annotation], accumulator: StatsAccumulator, version: Int, layout: PointLayout = PointLayout(),
-        readers: [String] = []
+        annotations: [Annotation], accumulator: StatsAccumulator, version: Int, readers: [String] = []
     ) {
         self.id = id
         self.owner = owner
@@ -46,12 +44,8 @@ package struct RouteRecord: Sendable, Equatable {
         self.annotations = annotations
         self.accumulator = accumulator
         self.version = version
-        self.layout = layout
         self.readers = readers
     }
-
-    /// The contract's second hash check: the route is `user`'s own or is shared with them.
-    package func isReadable(by user: String) -> Bool { owner == user || readers.contains(user) }
 
     /// Whom the route is shared with, newest share first (the summary's `shared_with`).
     package var recipients: [String] { readers.reversed() }

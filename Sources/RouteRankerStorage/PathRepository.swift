@@ -20,13 +20,13 @@ package struct PathRepository: Sendable {
     }
 
     /// The path of `route` as `lens` sees it.
-    package func path(of route: RouteRecord, lens: PrivacyLens) async throws -> ResampledPath {
+    package func path(of route: StoredRoute, lens: PrivacyLens) async throws -> ResampledPath {
         try await paths(of: [(route, lens)])[route.id] ?? ResampledPath()
     }
 
     /// The paths of several routes, by route id: the stored ones in one query, the missing or
     /// stale ones computed from their points and stored.
-    package func paths(of routes: [(route: RouteRecord, lens: PrivacyLens)]) async throws -> [String: ResampledPath] {
+    package func paths(of routes: [(route: StoredRoute, lens: PrivacyLens)]) async throws -> [String: ResampledPath] {
         guard !routes.isEmpty else { return [:] }
         let ids = routes.map { BSONValue.string(Self.id($0.route, $0.lens)) }
         let stored = try await collection.find(ids: ids)
@@ -47,7 +47,7 @@ package struct PathRepository: Sendable {
         return result
     }
 
-    private func compute(_ route: RouteRecord, lens: PrivacyLens) async throws -> ResampledPath {
+    private func compute(_ route: StoredRoute, lens: PrivacyLens) async throws -> ResampledPath {
         var resampler = PathResampler()
         for try await chunk in buckets.read(route) {
             resampler.add(contentsOf: lens.zones.isEmpty ? chunk : chunk.filter { !lens.hides($0) })
@@ -69,10 +69,10 @@ package struct PathRepository: Sendable {
 
     // Coordinates are stored packed (`PackedDoubles`): a path is read whole and never queried inside.
 
-    private static func id(_ route: RouteRecord, _ lens: PrivacyLens) -> String { "\(route.id):\(lens.tag)" }
+    private static func id(_ route: StoredRoute, _ lens: PrivacyLens) -> String { "\(route.id):\(lens.tag)" }
 
     /// Points are only ever added, so the count identifies the points a path was made from.
-    private static func key(_ route: RouteRecord) -> String { "n\(route.pointCount)" }
+    private static func key(_ route: StoredRoute) -> String { "n\(route.pointCount)" }
 
     package func deleteAll(route: String) async throws {
         _ = try await collection.deleteMany(["route": .string(route)])

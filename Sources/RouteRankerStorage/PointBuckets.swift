@@ -79,7 +79,7 @@ package struct PointBuckets: Sendable {
     /// The committed points of `route`, bucket by bucket, in order, with bounded memory: its full
     /// buckets as its document names them, then the tail it holds. With `start`, the points from
     /// that index on (the buckets before it are not read).
-    package func read(_ route: RouteRecord, from start: Int = 0) -> AsyncThrowingStream<[TrackPoint], any Error> {
+    package func read(_ route: StoredRoute, from start: Int = 0) -> AsyncThrowingStream<[TrackPoint], any Error> {
         let layout = route.layout
         let id = route.id
         let firstSeq = max(0, start) / Self.capacity

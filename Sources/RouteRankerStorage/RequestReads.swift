@@ -15,7 +15,7 @@ import RouteRankerModels
 /// (`MongoCollection.documents(ids:)`): alone, a request makes its two round trips; under load,
 /// one query of each serves every request that asked while the one before it was under way. What
 /// is read for a token that then fails its check is dropped unseen (`Authenticator.accept`), and
-/// routes are decoded only after that check (`StoredRoute`).
+/// routes are decoded only after that check (`UndecodedRoute`).
 package struct RequestReads: Sendable {
     package let database: MongoDatabase
 
@@ -33,12 +33,12 @@ package struct RequestReads: Sendable {
         /// the token against it.
         package var user: UserRecord?
         /// The route, if it exists.
-        package var route: StoredRoute?
+        package var route: UndecodedRoute?
         /// For a caller who is not the owner: the owner's privacy zones and their version.
         package var ownerPrivacy: (zones: [PrivacyZone], version: Int)?
 
         package init(
-            user: UserRecord? = nil, route: StoredRoute? = nil,
+            user: UserRecord? = nil, route: UndecodedRoute? = nil,
             ownerPrivacy: (zones: [PrivacyZone], version: Int)? = nil
         ) {
             self.user = user
@@ -59,7 +59,7 @@ package struct RequestReads: Sendable {
         case .named(let caller):
             var found = RouteLookup()
             if RouteID.isPlausible(id) {
-                found.route = try await database.collection("routes").documents(ids: [id])[id].map(StoredRoute.init)
+                found.route = try await database.collection("routes").documents(ids: [id])[id].map(UndecodedRoute.init)
             }
             let owner = found.route?.owner
             let ids = [caller] + (owner.map { $0 == caller ? [] : [$0] } ?? [])
@@ -94,7 +94,7 @@ package struct RequestReads: Sendable {
             ids: [id], with: database.collection("users"), ids: [caller])
         var lookup = RouteLookup()
         lookup.user = found.other[caller].flatMap(UserRepository.record)
-        lookup.route = found.mine[id].map(StoredRoute.init)
+        lookup.route = found.mine[id].map(UndecodedRoute.init)
         return lookup
     }
 
@@ -105,14 +105,14 @@ package struct RequestReads: Sendable {
         /// The page of shares to the caller, newest first (up to `limit`).
         package var shares: [ShareRecord] = []
         /// The routes of those shares that exist, by id.
-        package var routes: [String: StoredRoute] = [:]
+        package var routes: [String: UndecodedRoute] = [:]
         /// Their owners' names, zones and zones version, by id.
         package var owners: [String: (name: String, zones: [PrivacyZone], version: Int)] = [:]
         /// How many shares the caller has in all.
         package var total = 0
 
         package init(
-            user: UserRecord? = nil, shares: [ShareRecord] = [], routes: [String: StoredRoute] = [:],
+            user: UserRecord? = nil, shares: [ShareRecord] = [], routes: [String: UndecodedRoute] = [:],
             owners: [String: (name: String, zones: [PrivacyZone], version: Int)] = [:], total: Int = 0
         ) {
             self.user = user
@@ -207,7 +207,7 @@ package struct RequestReads: Sendable {
             } else if let share = ShareRepository.record(document) {
                 found.shares.append(share)
                 if let route = document.array("inbox_route")?.first?.documentValue {
-                    found.routes[share.route] = StoredRoute(document: route)
+                    found.routes[share.route] = UndecodedRoute(document: route)
                 }
                 if let owner = document.array("inbox_owner")?.first?.documentValue, let name = owner.string("name") {
                     let privacy = Self.privacy(owner)
@@ -223,9 +223,9 @@ package struct RequestReads: Sendable {
             .flatMap(UserRepository.record)
     }
 
-    private static func route(_ id: String, _ job: MongoJob) throws -> StoredRoute? {
+    private static func route(_ id: String, _ job: MongoJob) throws -> UndecodedRoute? {
         guard RouteID.isPlausible(id) else { return nil }
-        return try job.collection("routes").findOne(["_id": .string(id)]).map(StoredRoute.init(document:))
+        return try job.collection("routes").findOne(["_id": .string(id)]).map(UndecodedRoute.init(document:))
     }
 
     private static func privacy(_ document: BSONDocument) -> (zones: [PrivacyZone], version: Int) {
@@ -236,11 +236,11 @@ package struct RequestReads: Sendable {
 /// A route document read before the caller's token was checked, decoded (`record()`) only once it
 /// has been: a request with a wrong token costs no decoding (a route's open tail can hold 999
 /// points) and cannot fail on it.
-package struct StoredRoute: Sendable {
+package struct UndecodedRoute: Sendable {
     fileprivate let document: BSONDocument
 
     /// The owner, which deciding what else to read needs before the check.
     package var owner: String? { document.string("owner") }
 
-    package func record() throws -> RouteRecord { try RouteRecord(document: document) }
+    package func record() throws -> StoredRoute { try StoredRoute(document: document) }
 }

@@ -10,7 +10,7 @@ package struct RouteChangeFeed: Sendable {
     /// The server's `getMore` wait: bounds how long stopping takes, not delivery latency.
     package static let maxAwaitTimeMS = 250
 
-    /// Only what followers act on; of a route, the fields a `RouteRecord` needs (not the cached extent).
+    /// Only what followers act on; of a route, the fields a `StoredRoute` needs (not the cached extent).
     package static let pipeline: [BSONDocument] = [
         [
             "$match": [
@@ -61,7 +61,7 @@ package struct RouteChangeFeed: Sendable {
             // Without a document (deleted before the lookup), a delete event follows.
             guard isFollowed(id), let document = event.document("fullDocument") else { return nil }
             do {
-                return .committed(try RouteRecord(document: document))
+                return .committed(try StoredRoute(document: document))
             } catch {
                 logger.error("change stream: unreadable route", metadata: ["route": "\(id)"])
                 return nil

@@ -19,8 +19,8 @@ package struct RouteIngest {
     /// The stored version this ingest builds on; 0 for a route not stored yet.
     package let baseVersion: Int
     /// The route as stored at `baseVersion`: the commit writes only what differs from it.
-    private let stored: RouteRecord
-    package private(set) var route: RouteRecord
+    private let stored: StoredRoute
+    package private(set) var route: StoredRoute
     package private(set) var duplicates = 0
     package private(set) var dropped = 0
     package private(set) var accepted = 0
@@ -42,7 +42,7 @@ package struct RouteIngest {
     package var writerID: String { writer }
 
     /// Starts an ingest into `route`, as stored at `route.version` (0: a new route, not stored yet).
-    package init(into route: RouteRecord, buckets: PointBuckets, routes: RouteRepository) {
+    package init(into route: StoredRoute, buckets: PointBuckets, routes: RouteRepository) {
         self.buckets = buckets
         self.routes = routes
         self.baseVersion = route.version
@@ -91,7 +91,7 @@ package struct RouteIngest {
     /// this check keeps an overflow from ever being stored if a path forgets them). Issue 43 #5: an
     /// append with `ele` ±1.7e308 summed its gain to infinity, the commit wrote it, and only the
     /// answer's encoding failed, a `500` after the route had changed.
-    package mutating func commit(state: RouteState? = nil, linger: Duration = .zero) async throws -> RouteRecord {
+    package mutating func commit(state: RouteState? = nil, linger: Duration = .zero) async throws -> StoredRoute {
         guard !overLimit else { throw PointLimitExceeded(limit: Self.maxPoints) }
         guard route.stats.isFinite else { throw StatsNotFinite() }
         if let state { route.state = state }

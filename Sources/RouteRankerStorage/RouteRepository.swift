@@ -22,9 +22,9 @@ package struct RouteRepository: Sendable {
     ]
 
     /// The route `id`, whoever owns it. Callers decide visibility (see `Visibility`).
-    package func find(id: String) async throws -> RouteRecord? {
+    package func find(id: String) async throws -> StoredRoute? {
         guard RouteID.isPlausible(id) else { return nil }
-        return try await collection.findOne(["_id": .string(id)]).map(RouteRecord.init(document:))
+        return try await collection.findOne(["_id": .string(id)]).map(StoredRoute.init(document:))
     }
 
     /// Whether the route `id` exists (an `_id` lookup that reads nothing else).
@@ -40,13 +40,13 @@ package struct RouteRepository: Sendable {
 
     /// The routes among `ids` that exist, by id (a query per 100 ids); without their annotations
     /// when `annotations` is false (lists).
-    package func find(ids: [String], annotations: Bool = true) async throws -> [String: RouteRecord] {
+    package func find(ids: [String], annotations: Bool = true) async throws -> [String: StoredRoute] {
         let plausible = Set(ids.filter(RouteID.isPlausible))
         guard !plausible.isEmpty else { return [:] }
         let found = try await collection.find(
             ids: plausible.map { .string($0) }, projection: annotations ? nil : Self.withoutAnnotations
         )
-        .map(RouteRecord.init(document:))
+        .map(StoredRoute.init(document:))
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -108,7 +108,7 @@ package struct RouteRepository: Sendable {
     /// too. `linger`: how long each write that finds no concurrent one to share its command with
     /// waits for some (zero: it sends at once).
     package func commit(
-        _ route: RouteRecord, over base: Int, stored: RouteRecord? = nil, bucket: PointBuckets.Pending? = nil,
+        _ route: StoredRoute, over base: Int, stored: StoredRoute? = nil, bucket: PointBuckets.Pending? = nil,
         linger: Duration = .zero
     ) async throws {
         var document = try route.document
@@ -219,15 +219,15 @@ package struct RouteRepository: Sendable {
 
     /// Up to `limit` finished routes after the id `after`, in id order: the walk of a migration
     /// over every route (an administrative scan, declared in the shard plan).
-    package func finished(after: String?, limit: Int) async throws -> [RouteRecord] {
+    package func finished(after: String?, limit: Int) async throws -> [StoredRoute] {
         var filter: BSONDocument = ["state": "finished"]
         if let after { filter["_id"] = ["$gt": .string(after)] }
-        return try await collection.find(filter, sort: ["_id": 1], limit: limit).map(RouteRecord.init(document:))
+        return try await collection.find(filter, sort: ["_id": 1], limit: limit).map(StoredRoute.init(document:))
     }
 
     /// Every route of `owner`, as stored (for removing them all: leaving).
-    package func all(owner: String) async throws -> [RouteRecord] {
-        try await collection.find(["owner": .string(owner)], sort: ["_id": 1]).map(RouteRecord.init(document:))
+    package func all(owner: String) async throws -> [StoredRoute] {
+        try await collection.find(["owner": .string(owner)], sort: ["_id": 1]).map(StoredRoute.init(document:))
     }
 
     /// The id of `owner`'s finished route whose kept points have `fingerprint` (see
@@ -239,10 +239,10 @@ package struct RouteRepository: Sendable {
     }
 
     /// Up to `limit` of `owner`'s routes after the id `afterID`, in id order (the export's pages).
-    package func page(owner: String, afterID: String?, limit: Int) async throws -> [RouteRecord] {
+    package func page(owner: String, afterID: String?, limit: Int) async throws -> [StoredRoute] {
         var filter: BSONDocument = ["owner": .string(owner)]
         if let afterID { filter["_id"] = ["$gt": .string(afterID)] }
-        return try await collection.find(filter, sort: ["_id": 1], limit: limit).map(RouteRecord.init(document:))
+        return try await collection.find(filter, sort: ["_id": 1], limit: limit).map(StoredRoute.init(document:))
     }
 
     /// How many routes `owner` has.
@@ -252,20 +252,20 @@ package struct RouteRepository: Sendable {
 
     /// One page of `owner`'s routes in `order` after `after`: those with a value for the sort key
     /// first, then those without (see `SortKeyset`); at most `limit`.
-    package func page(owner: String, order: RouteOrder, after: [String]?, limit: Int) async throws -> [RouteRecord] {
+    package func page(owner: String, order: RouteOrder, after: [String]?, limit: Int) async throws -> [StoredRoute] {
         let keyset = try SortKeyset(field: order.field, descending: order.descending, after: after)
         let mine: BSONDocument = ["owner": .string(owner)]
         var found = try await collection.find(
             keyset.valuedFilter(mine), sort: [order.field: order.descending ? -1 : 1, "_id": 1], limit: limit,
             projection: Self.withoutAnnotations
         )
-        .map(RouteRecord.init(document:))
+        .map(StoredRoute.init(document:))
         if found.count < limit {
             found += try await collection.find(
                 keyset.nullFilter(mine), sort: ["_id": 1], limit: limit - found.count,
                 projection: Self.withoutAnnotations
             )
-            .map(RouteRecord.init(document:))
+            .map(StoredRoute.init(document:))
         }
         return found
     }
@@ -273,7 +273,7 @@ package struct RouteRepository: Sendable {
     /// `owner`'s routes whose start may lie within `radiusM` of `centre`, by id: candidates from
     /// `RouteStartRepository`, confirmed by the route documents (committed, with a start, `owner`'s);
     /// callers decide with exact WGS84 geodesic distances from `stats.start`.
-    package func startingNear(_ centre: Coordinate, radiusM: Double, owner: String) async throws -> [RouteRecord] {
+    package func startingNear(_ centre: Coordinate, radiusM: Double, owner: String) async throws -> [StoredRoute] {
         let candidates = try await starts.routes(near: centre, radiusM: radiusM, owner: owner)
         guard !candidates.isEmpty else { return [] }
         return try await find(ids: candidates, annotations: false).values
@@ -300,7 +300,7 @@ package struct RouteRepository: Sendable {
 }
 
 /// What group statistics need of a route: its name, owner and stored figures.
-package struct RouteFigures: Sendable {
+package struct RouteFigures: Sendable, RouteReaders {
     package var id: String
     package var owner: String
     package var name: String
@@ -318,9 +318,6 @@ package struct RouteFigures: Sendable {
     }
 
     package func value(_ metric: GroupMetric) -> Double? { values[metric] }
-
-    /// As `RouteRecord.isReadable(by:)`.
-    package func isReadable(by user: String) -> Bool { owner == user || readers.contains(user) }
 }
 
 /// A sort order of "my routes": the sort key as the API names it, the stored field it reads, and

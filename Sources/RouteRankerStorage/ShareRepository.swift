@@ -2,7 +2,7 @@ import Foundation
 import Mongo
 import RouteRankerModels
 
-/// Shares: who may read a route is the route document's `readers` (`RouteRecord.isReadable(by:)`:
+/// Shares: who may read a route is the route document's `readers` (`RouteReaders.isReadable(by:)`:
 /// the visibility check reads nothing but the route); `shares` (`_id` derived from (route,
 /// recipient), so sharing twice cannot create two) indexes them by recipient with the time of
 /// sharing, for the inbox and the other lists.

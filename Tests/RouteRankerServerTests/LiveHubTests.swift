@@ -30,9 +30,10 @@ import Testing
         while !hub.isRunning { await Task.yield() }
         #expect(!hub.isWatching)
 
-        let route = RouteRecord(
-            id: "6740bbbbbbbbbbbbbbbbbbbb", owner: "ada", name: "Loop", activity: .run, state: .recording,
-            createdAt: Date(), annotations: [], accumulator: StatsAccumulator(activity: .run), version: 1)
+        let route = StoredRoute(
+            new: RouteRecord(
+                id: "6740bbbbbbbbbbbbbbbbbbbb", owner: "ada", name: "Loop", activity: .run, state: .recording,
+                createdAt: Date(), annotations: [], accumulator: StatsAccumulator(activity: .run), version: 1))
         let routes = RouteRepository(database: database)
         try await routes.commit(route, over: 0)
         /// A new follower opens the stream, is told to read again once the stream is accepted (it

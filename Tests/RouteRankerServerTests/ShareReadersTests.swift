@@ -161,10 +161,11 @@ import Testing
     /// A change that leaves the version alone (a reader pulled) replaces an append of the same
     /// version still waiting in a follower's mailbox.
     @Test func aLaterChangeOfTheSameVersionWinsInTheMailbox() async throws {
-        var route = RouteRecord(
-            id: "6740aaaaaaaaaaaaaaaaaaaa", owner: "ada", name: "Loop", activity: .run, state: .recording,
-            createdAt: Date(), annotations: [], accumulator: StatsAccumulator(activity: .run), version: 3,
-            readers: ["bob"])
+        var route = StoredRoute(
+            new: RouteRecord(
+                id: "6740aaaaaaaaaaaaaaaaaaaa", owner: "ada", name: "Loop", activity: .run, state: .recording,
+                createdAt: Date(), annotations: [], accumulator: StatsAccumulator(activity: .run), version: 3,
+                readers: ["bob"]))
         let mailbox = LiveMailbox(route: route.id, owner: "ada", link: nil, viewer: "bob")
         mailbox.post(LiveNews(latest: route))
         route.readers = []

@@ -16,12 +16,13 @@ import Testing
     @Test func ofTwoCommitsOverOneVersionExactlyTheOneThatLandedIsToldSo() async throws {
         try await withTestDatabase("commits") { database in
             let routes = RouteRepository(database: database)
-            var records: [RouteRecord] = []
+            var records: [StoredRoute] = []
             for index in 0..<12 {
-                let route = RouteRecord(
-                    id: NewID.make(), owner: "ada", name: "r\(index)", activity: .run, state: .recording,
-                    createdAt: Date(timeIntervalSince1970: 1_764_000_000), annotations: [],
-                    accumulator: StatsAccumulator(activity: .run), version: 1)
+                let route = StoredRoute(
+                    new: RouteRecord(
+                        id: NewID.make(), owner: "ada", name: "r\(index)", activity: .run, state: .recording,
+                        createdAt: Date(timeIntervalSince1970: 1_764_000_000), annotations: [],
+                        accumulator: StatsAccumulator(activity: .run), version: 1))
                 try await routes.commit(route, over: 0)
                 records.append(try #require(try await routes.find(id: route.id)))
             }

@@ -53,14 +53,14 @@ struct Controllers: Sendable {
         let s = storage
         let locks = RouteLocks()
         let auth = Authenticator(users: s.users)
-        let linkAccess = LinkAccess(links: s.links, routes: s.routes, clock: clock)
-        let visibility = Visibility(routes: s.routes, shares: s.shares)
         let viewer = RouteViewer(users: s.users, routes: s.routes, buckets: s.buckets)
-        let access = RouteAccess(reads: s.reads, auth: auth, viewer: viewer)
+        let access = RouteAccess(
+            reads: s.reads, auth: auth, viewer: viewer, links: s.links, routes: s.routes, shares: s.shares,
+            clock: clock)
         let segmentEfforts = SegmentEfforts(
             segments: s.segments, efforts: s.efforts, areas: s.areas, routes: s.routes, buckets: s.buckets)
         let similarRoutes = SimilarRoutes(
-            routes: s.routes, visibility: visibility, users: s.users, viewer: viewer, paths: s.paths,
+            routes: s.routes, access: access, users: s.users, viewer: viewer, paths: s.paths,
             cellBudget: similarCellBudget)
         let bestEfforts = BestEffortsKeeper(bestEfforts: s.bestEfforts, routes: s.routes, buckets: s.buckets)
         let finisher = RouteFinisher(routes: s.routes, efforts: segmentEfforts, bestEfforts: bestEfforts)
@@ -82,33 +82,32 @@ struct Controllers: Sendable {
             locks: locks, links: s.links, groups: s.groups, paths: s.paths, viewer: viewer, clock: clock,
             efforts: segmentEfforts, bestEfforts: bestEfforts, finisher: finisher, removal: removal)
         routeList = RouteListController(
-            auth: auth, routes: s.routes, visibility: visibility, users: s.users, viewer: viewer)
-        downloads = DownloadsController(access: access, buckets: s.buckets, viewer: viewer)
+            auth: auth, routes: s.routes, access: access, users: s.users, viewer: viewer)
+        downloads = DownloadsController(auth: auth, access: access, buckets: s.buckets, viewer: viewer)
         shares = SharesController(
             auth: auth, access: access, users: s.users, routes: s.routes, shares: s.shares, viewer: viewer)
         links = LinksController(
-            access: access, routes: s.routes, links: s.links, viewer: viewer, buckets: s.buckets, clock: clock,
-            linkAccess: linkAccess)
-        similar = SimilarController(access: access, similar: similarRoutes, costly: costly)
+            auth: auth, access: access, links: s.links, viewer: viewer, buckets: s.buckets, clock: clock)
+        similar = SimilarController(auth: auth, access: access, similar: similarRoutes, costly: costly)
         groups = GroupsController(
-            auth: auth, access: access, visibility: visibility, groups: s.groups, viewer: viewer, users: s.users,
+            auth: auth, access: access, groups: s.groups, viewer: viewer, users: s.users,
             similar: similarRoutes, costly: costly, clock: clock)
-        groupStats = GroupStatsController(auth: auth, visibility: visibility, groups: s.groups, costly: costly)
+        groupStats = GroupStatsController(auth: auth, access: access, groups: s.groups, costly: costly)
         pictures = PicturesController(
-            access: access, viewer: viewer, links: linkAccess, pictures: routePictures, costly: costly)
+            auth: auth, access: access, pictures: routePictures, costly: costly)
         pages = PagesController(
-            links: linkAccess, viewer: viewer, users: s.users, pictures: routePictures, costly: costly)
+            access: access, users: s.users, pictures: routePictures, costly: costly)
         segments = SegmentsController(
             auth: auth, access: access, viewer: viewer, buckets: s.buckets, segments: s.segments,
             efforts: segmentEfforts, clock: clock)
         records = RecordsController(
-            auth: auth, access: access, bestEfforts: s.bestEfforts, visibility: visibility, users: s.users)
+            auth: auth, access: access, bestEfforts: s.bestEfforts, users: s.users)
         trainingLog = TrainingLogController(auth: auth, routes: s.routes, costly: costly)
         segmentBoards = SegmentBoardsController(
             auth: auth,
-            boards: SegmentBoards(segments: s.segments, efforts: s.efforts, visibility: visibility, users: s.users))
+            boards: SegmentBoards(segments: s.segments, efforts: s.efforts, access: access, users: s.users))
         live = LiveController(
-            access: access, links: linkAccess, hub: hub, buckets: s.buckets, viewer: viewer, clock: clock)
+            auth: auth, access: access, hub: hub, buckets: s.buckets, viewer: viewer, clock: clock)
         devices = DevicesController(
             auth: auth, users: s.users, devices: s.devices, trips: trips, locks: locks, clock: clock,
             publicURL: publicURL)
@@ -122,7 +121,7 @@ struct Controllers: Sendable {
         imports = ImportsController(auth: auth, imports: s.imports, chunks: s.archives, clock: clock)
         export = ExportController(
             auth: auth, routes: s.routes, buckets: s.buckets, links: s.links, groups: s.groups, segments: s.segments,
-            devices: s.devices, visibility: visibility)
+            devices: s.devices, access: access)
         importWorker = ImportWorker(
             imports: s.imports, chunks: s.archives,
             importer: ImportedRoutes(

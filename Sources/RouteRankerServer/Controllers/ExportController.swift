@@ -23,7 +23,7 @@ struct ExportController: Sendable {
     let groups: GroupRepository
     let segments: SegmentRepository
     let devices: DeviceRepository
-    let visibility: Visibility
+    let access: RouteAccess
 
     /// Routes read per query while writing the archive.
     static let page = 50
@@ -64,7 +64,7 @@ struct ExportController: Sendable {
                 let batch = try await routes.page(owner: user.id, afterID: after, limit: Self.page)
                 for route in batch {
                     let summary = RouteExport(
-                        summary: RouteSummary(route, sharedWith: route.recipients),
+                        summary: RouteSummary(route.record, sharedWith: route.recipients),
                         links: try await links.links(of: route.id).map {
                             LinkExport(id: $0.id, expiresAt: $0.expiresAt)
                         })
@@ -101,7 +101,7 @@ struct ExportController: Sendable {
 
             var groupViews: [GroupView] = []
             for group in myGroups {
-                let visible = try await visibility.readableFigures(group.routes, by: user)
+                let visible = try await access.readableFigures(group.routes, by: user)
                 groupViews.append(
                     GroupView(
                         id: group.id, name: group.name, routes: group.routes.filter { visible[$0] != nil },

@@ -8,7 +8,7 @@ import RouteRankerStorage
 /// never from points. Only routes still visible to the group's owner count.
 struct GroupStatsController: Sendable {
     let auth: Authenticator
-    let visibility: Visibility
+    let access: RouteAccess
     let groups: GroupRepository
     /// The comparison's chart is drawn as costly work of its reader.
     let costly: CostlyWork
@@ -80,7 +80,7 @@ struct GroupStatsController: Sendable {
         // Each route read once, however many groups hold it: 50 groups of the same 1,000 routes
         // read 50,000 route summaries before (8 s on the embedded database), 1,000 now.
         let distinct = Array(Set(owned.flatMap(\.routes)))
-        let visible = try await visibility.readableFigures(distinct, by: user)
+        let visible = try await access.readableFigures(distinct, by: user)
         var all: [(group: GroupRecord, stats: GroupFigures, figures: GroupStatistics)] = []
         for group in owned {
             var figures = Self.figures(of: group, metric: metric, visible: visible)
@@ -98,7 +98,7 @@ struct GroupStatsController: Sendable {
     private func figures(of group: GroupRecord, metric: GroupMetric, for user: UserRecord) async throws
         -> (stats: GroupFigures, figures: GroupStatistics)
     {
-        Self.figures(of: group, metric: metric, visible: try await visibility.readableFigures(group.routes, by: user))
+        Self.figures(of: group, metric: metric, visible: try await access.readableFigures(group.routes, by: user))
     }
 
     /// The figures of the group's routes among `visible` (the caller's readable routes, by id).

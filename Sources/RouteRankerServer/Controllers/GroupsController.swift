@@ -7,7 +7,6 @@ import RouteRankerStorage
 struct GroupsController: Sendable {
     let auth: Authenticator
     let access: RouteAccess
-    let visibility: Visibility
     let groups: GroupRepository
     let viewer: RouteViewer
     let users: UserRepository
@@ -27,9 +26,9 @@ struct GroupsController: Sendable {
             ids = try await visibleMembers(try Self.idList(routes, field: "routes"), of: user)
         case (nil, let anchor?):
             let maxM = try SimilarRoutes.validMaxM(body.maxM)
-            let route: RouteRecord
+            let route: StoredRoute
             do {
-                route = try await access.reading(anchor, request).route
+                route = try await access.reading(anchor, token: try auth.token(request)).route
             } catch is RouteNotVisible {
                 throw APIError.unprocessable(
                     "'similar_to' names a route you cannot see", details: ["routes": .array([.string(anchor)])])
@@ -65,7 +64,7 @@ struct GroupsController: Sendable {
         let user = try await auth.user(request)
         let group = try await owned(context, by: user)
         // Without annotations: a group holds up to 1,000 routes of up to a megabyte of them each.
-        let visible = try await visibility.readable(group.routes, by: user, annotations: false)
+        let visible = try await access.readable(group.routes, by: user, annotations: false)
         let privacy = try await users.privacy(of: visible.values.map(\.owner))
         // The summaries `GET /v1/routes/{id}` gives but their annotations: `shared_with` on my own
         // routes.
@@ -111,7 +110,7 @@ struct GroupsController: Sendable {
     }
 
     private func view(_ group: GroupRecord, for user: UserRecord) async throws -> GroupView {
-        let visible = try await visibility.readable(group.routes, by: user)
+        let visible = try await access.readable(group.routes, by: user)
         return GroupView(
             id: group.id, name: group.name, routes: group.routes.filter { visible[$0] != nil },
             createdAt: group.createdAt)
@@ -119,7 +118,7 @@ struct GroupsController: Sendable {
 
     /// `ids` if every one is visible to `user`, else `422` naming those that are not.
     private func visibleMembers(_ ids: [String], of user: UserRecord) async throws -> [String] {
-        let visible = try await visibility.readable(ids, by: user)
+        let visible = try await access.readable(ids, by: user)
         let bad = ids.filter { visible[$0] == nil }
         guard bad.isEmpty else {
             throw APIError.unprocessable(

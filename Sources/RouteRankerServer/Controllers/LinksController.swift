@@ -9,13 +9,12 @@ struct LinksController: Sendable {
     static let defaultLifetime: TimeInterval = 7 * 24 * 3600
     static let maxLifetime: TimeInterval = 90 * 24 * 3600
 
+    let auth: Authenticator
     let access: RouteAccess
-    let routes: RouteRepository
     let links: LinkRepository
     let viewer: RouteViewer
     let buckets: PointBuckets
     let clock: WallClock
-    let linkAccess: LinkAccess
 
     /// `POST /v1/routes/{id}/links`: `201 {"id","url","page_url","expires_at"}`; the secret (256 random bits)
     /// is in `url`, shown once, stored only as its SHA-256.
@@ -42,8 +41,8 @@ struct LinksController: Sendable {
     }
 
     /// The caller and route `{id}`, which they must own.
-    private func owner(_ request: Request, _ context: AppRequestContext) async throws -> (UserRecord, RouteRecord) {
-        let owned = try await access.owned(try context.parameters.require("id"), request)
+    private func owner(_ request: Request, _ context: AppRequestContext) async throws -> (UserRecord, StoredRoute) {
+        let owned = try await access.owned(try context.parameters.require("id"), token: try auth.token(request))
         return (owned.user, owned.route)
     }
 
@@ -69,19 +68,20 @@ struct LinksController: Sendable {
 
     /// `GET /v1/links/{secret}`: the summary, as anyone but the owner sees it.
     func summary(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
-        let route = try await linkedRoute(context)
-        return try await viewer.summary(route, lens: try await viewer.lens(owner: route.owner, viewer: nil))
+        let reading = try await linkReading(context)
+        return try await viewer.summary(reading.route, lens: reading.lenses.privacy)
     }
 
     /// `GET /v1/links/{secret}/points?format=`: the download, without the points in privacy zones.
     func points(_ request: Request, _ context: AppRequestContext) async throws -> RouteDownload {
-        let route = try await linkedRoute(context)
-        let lens = try await viewer.lens(owner: route.owner, viewer: nil)
-        return RouteDownload(route: route, lens: lens) { [buckets] in buckets.read(route) }
+        let reading = try await linkReading(context)
+        let route = reading.route
+        return RouteDownload(route: route, lens: reading.lenses.privacy) { [buckets] in buckets.read(route) }
     }
 
-    /// The route behind the secret in the path: checked by `LinkAccess`, as every link reader is.
-    private func linkedRoute(_ context: AppRequestContext) async throws -> RouteRecord {
-        try await linkAccess.route(secret: try context.parameters.require("secret"))
+    /// The route behind the secret in the path, and how a link holder sees it: read through
+    /// `RouteAccess`, as every link reader's is.
+    private func linkReading(_ context: AppRequestContext) async throws -> RouteAccess.LinkReading {
+        try await access.reading(link: try context.parameters.require("secret"))
     }
 }

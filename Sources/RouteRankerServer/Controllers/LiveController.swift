@@ -8,8 +8,8 @@ import RouteRankerStorage
 /// Refusals (`401`, `404`, a bad `Last-Event-ID` or `?from=`) are ordinary JSON errors, decided
 /// before the stream starts; from then on the route's changes come from the process's `LiveHub`.
 struct LiveController: Sendable {
+    let auth: Authenticator
     let access: RouteAccess
-    let links: LinkAccess
     let hub: LiveHub
     let buckets: PointBuckets
     let viewer: RouteViewer
@@ -18,14 +18,15 @@ struct LiveController: Sendable {
     /// `GET /v1/routes/{id}/live`: for the owner and the users it is shared with.
     func route(_ request: Request, _ context: AppRequestContext) async throws -> LiveEventStream {
         let id = try context.parameters.require("id")
-        let token = try access.auth.token(request)
+        let token = try auth.token(request)
         let reading = try await access.reading(id, token: token)
         let from = try Self.startIndex(request)
         // Access is decided again, with the same token, whenever the route or its sharing changes:
         // a route no longer visible, or a token rotated since, ends the stream with `gone`.
-        let follower = follower(viewerID: reading.user.id, link: nil) { [access] in
+        let follower = follower(viewerID: reading.user.id, link: nil, admits: { reading.admits($0) }) { [access] in
             do {
-                return try await access.reading(id, token: token).route
+                let again = try await access.reading(id, token: token)
+                return (again.route, again.lenses)
             } catch is RouteNotVisible {
                 return nil
             } catch let error as APIError where error.status == .unauthorized {
@@ -42,21 +43,26 @@ struct LiveController: Sendable {
     /// every unusable secret is the same `404` as the link's other endpoints.
     func link(_ request: Request, _ context: AppRequestContext) async throws -> LiveEventStream {
         let secret = try context.parameters.require("secret")
-        guard let (link, route) = try await links.linked(secret) else { throw APIError.linkNotFound }
+        guard let reading = try await access.linkReading(secret) else { throw APIError.linkNotFound }
+        let (link, route) = (reading.link, reading.route)
         let from = try Self.startIndex(request)
-        let follower = follower(viewerID: nil, link: (link.id, link.expiresAt)) { [links] in
-            try await links.linked(secret)?.route
+        // The link's access is the link's: rechecked (revoked, expired, its route gone), never the
+        // route's readers.
+        let follower = follower(viewerID: nil, link: (link.id, link.expiresAt), admits: { _ in true }) {
+            [access] in
+            try await access.linkReading(secret).map { ($0.route, $0.lenses) }
         }
         return LiveEventStream(channel: context.channel) { emit in try await follower.run(route, from: from, emit: emit)
         }
     }
 
     private func follower(
-        viewerID: String?, link: (id: String, expiresAt: Date)?,
-        access: @escaping @Sendable () async throws -> RouteRecord?
+        viewerID: String?, link: (id: String, expiresAt: Date)?, admits: @escaping @Sendable (StoredRoute) -> Bool,
+        access: @escaping @Sendable () async throws -> (route: StoredRoute, lenses: RouteAccess.Lenses)?
     ) -> LiveFollower {
         LiveFollower(
-            hub: hub, buckets: buckets, viewer: viewer, clock: clock, access: access, viewerID: viewerID, link: link)
+            hub: hub, buckets: buckets, viewer: viewer, clock: clock, access: access, admits: admits,
+            viewerID: viewerID, link: link)
     }
 
     /// The first visible index to send: `Last-Event-ID` (what a reconnecting `EventSource` sends),

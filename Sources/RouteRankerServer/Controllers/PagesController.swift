@@ -6,8 +6,7 @@ import RouteRankerStorage
 
 /// Pages for people: the share link page, and the web app's files.
 struct PagesController: Sendable {
-    let links: LinkAccess
-    let viewer: RouteViewer
+    let access: RouteAccess
     let users: UserRepository
     let pictures: RoutePictures
     /// The link page's map and profile are drawn on the costly threads; a page for people waits
@@ -19,13 +18,13 @@ struct PagesController: Sendable {
     /// gives the `404` page.
     func linkPage(_ request: Request, _ context: AppRequestContext) async throws -> WebPage {
         let secret = try context.parameters.require("secret")
-        let route: RouteRecord
+        let reading: RouteAccess.LinkReading
         do {
-            route = try await links.route(secret: secret)
+            reading = try await access.reading(link: secret)
         } catch is LinkNotUsable {
             throw LinkPageGone()
         }
-        let lens = try await viewer.lens(owner: route.owner, viewer: nil)
+        let (route, lens) = (reading.route, reading.lenses.privacy)
         let owner = try await users.find(id: route.owner)
         let points = try await pictures.visiblePoints(route, lens: lens)
         let stats = route.stats

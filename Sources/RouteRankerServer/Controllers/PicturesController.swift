@@ -3,27 +3,27 @@ import Foundation
 import Hummingbird
 import RouteRankerCore
 import RouteRankerModels
+import RouteRankerStorage
 
 /// Pictures of routes: the map and the profile for a route's readers, the map for link holders.
-/// Access is exactly the JSON's: `RouteAccess` for a token, the link check for a secret.
+/// Access is exactly the JSON's: `RouteAccess`, for a token or a link's secret.
 struct PicturesController: Sendable {
+    let auth: Authenticator
     let access: RouteAccess
-    let viewer: RouteViewer
-    let links: LinkAccess
     let pictures: RoutePictures
     /// Drawing runs as costly work, keyed by the reader (a link's pictures by the link's route).
     let costly: CostlyWork
 
     /// `GET /v1/routes/{id}/map.svg?width=&tiles=`.
     func routeMap(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
-        let reading = try await access.reading(try context.parameters.require("id"), request)
-        return try await map(reading.route, lens: reading.lens, request, key: reading.user.id)
+        let reading = try await access.reading(try context.parameters.require("id"), token: try auth.token(request))
+        return try await map(reading.route, lens: reading.lenses.privacy, request, key: reading.user.id)
     }
 
     /// `GET /v1/routes/{id}/profile.svg?y=elevation|speed|pace&x=distance|time&width=`.
     func routeProfile(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
-        let reading = try await access.reading(try context.parameters.require("id"), request)
-        let (route, lens) = (reading.route, reading.lens)
+        let reading = try await access.reading(try context.parameters.require("id"), token: try auth.token(request))
+        let (route, lens) = (reading.route, reading.lenses.privacy)
         let width = try PictureQuery.width(request)
         let y = try Self.choice(request, "y", default: ProfileY.elevation)
         let x = try Self.choice(request, "x", default: ProfileX.distance)
@@ -37,14 +37,13 @@ struct PicturesController: Sendable {
 
     /// `GET /v1/links/{secret}/map.svg?width=&tiles=`: as anyone but the owner sees it.
     func linkMap(_ request: Request, _ context: AppRequestContext) async throws -> SVGResponse {
-        let route = try await links.route(secret: try context.parameters.require("secret"))
-        let lens = try await viewer.lens(owner: route.owner, viewer: nil)
-        return try await map(route, lens: lens, request, key: "link:\(route.id)")
+        let reading = try await access.reading(link: try context.parameters.require("secret"))
+        return try await map(reading.route, lens: reading.lenses.privacy, request, key: "link:\(reading.route.id)")
     }
 
     /// The map of `route` through `lens` as the query asks; its tag names the tile server it is
     /// drawn over, so that a cached plain map is never taken for a tiled one.
-    private func map(_ route: RouteRecord, lens: RouteViewer.Lens, _ request: Request, key: String) async throws
+    private func map(_ route: StoredRoute, lens: RouteViewer.Lens, _ request: Request, key: String) async throws
         -> SVGResponse
     {
         let width = try PictureQuery.width(request)

@@ -7,19 +7,17 @@ import RouteRankerStorage
 /// Best efforts, records, progressions and the friends' ranking per distance (API.md "Best
 /// efforts, records and the training log"): indexed reads of the efforts `BestEffortsKeeper`
 /// stores, never a scan of points. Whose routes count is the one visibility rule: a route's
-/// efforts through `RouteAccess`, a ranking over mine and those `Visibility` says are shared
-/// with me.
+/// efforts, and a ranking over mine and those shared with me, both through `RouteAccess`.
 struct RecordsController: Sendable {
     let auth: Authenticator
     let access: RouteAccess
     let bestEfforts: BestEffortRepository
-    let visibility: Visibility
     let users: UserRepository
 
     /// `GET /v1/routes/{id}/best_efforts`: the route's efforts, shortest first, each with its
     /// `pr_rank` among the owner's efforts of that distance and activity.
     func route(_ request: Request, _ context: AppRequestContext) async throws -> Items<RouteBestEffort> {
-        let reading = try await access.reading(try context.parameters.require("id"), request)
+        let reading = try await access.reading(try context.parameters.require("id"), token: try auth.token(request))
         let route = reading.route
         guard route.state == .finished else { return Items(items: []) }
         let efforts = try await bestEfforts.efforts(route: route.id, owner: route.owner)
@@ -84,7 +82,7 @@ struct RecordsController: Sendable {
         let distance = try Self.distance(context, activity: activity)
         let list = "records:\(activity.rawValue):\(distance.name)"
         let page = try PageRequest(request, list: list, shape: .recordRanking)
-        let shared = try await visibility.sharedRoutes(with: user)
+        let shared = try await access.sharedRoutes(with: user)
         let owners = Set(shared.values.map(\.owner)).union([user.id])
         let candidates = try await bestEfforts.efforts(
             owners: owners.sorted(), activity: activity, distance: distance.name)

@@ -9,7 +9,7 @@ import RouteRankerStorage
 struct RouteListController: Sendable {
     let auth: Authenticator
     let routes: RouteRepository
-    let visibility: Visibility
+    let access: RouteAccess
     let users: UserRepository
     let viewer: RouteViewer
 
@@ -35,14 +35,14 @@ struct RouteListController: Sendable {
         let items = Array(found.prefix(page.limit))
         let next =
             found.count > page.limit
-            ? items.last.map { Cursor(list: list, key: SortKeyset.key(of: $0, field: key)).encoded } : nil
+            ? items.last.map { Cursor(list: list, key: SortKeyset.key(of: $0.record, field: key)).encoded } : nil
         let total: Int
         if let whole = ListTotal.fromFirstPage(isFirst: page.after == nil, read: found.count, asked: page.limit + 1) {
             total = whole
         } else {
             total = try await routes.count(owner: user.id)
         }
-        return Page(items: items.map { RouteSummary($0, sharedWith: $0.recipients) }, next: next, total: total)
+        return Page(items: items.map { RouteSummary($0.record, sharedWith: $0.recipients) }, next: next, total: total)
     }
 
     /// `?near=lat,lon&radius_m=`: my routes come from the `2dsphere` index (a sphere, so the radius
@@ -74,11 +74,11 @@ struct RouteListController: Sendable {
             let distance = Geodesic.distance(from: centre, to: start.coordinate)
             if distance <= radius {
                 hits.append(
-                    (RouteSummary(route, sharedWith: route.recipients, distanceFromM: distance), distance))
+                    (RouteSummary(route.record, sharedWith: route.recipients, distanceFromM: distance), distance))
             }
         }
         // Shared with me: the start I can see, which the owner's privacy zones may move.
-        let shared = try await visibility.sharedRoutes(with: user, annotations: false)
+        let shared = try await access.sharedRoutes(with: user, annotations: false)
         let privacy = try await users.privacy(of: shared.values.map(\.owner))
         for route in shared.values {
             let summary = try await viewer.summary(route, lens: viewer.lens(privacy[route.owner]))

@@ -15,7 +15,7 @@ extension RoutesController {
     /// sets the maximum speed for later appends.
     func patch(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
         let id = try context.parameters.require("id")
-        _ = try await access.owned(id, request)  // 401/404/403 before the body is read
+        _ = try await access.owned(id, token: try auth.token(request))  // 401/404/403 before the body is read
         let body = try await request.decodeJSON(RouteChangeRequest.self)
         let name = try body.name.map { try RouteRules.name($0) }
         let activity = try body.activity.map { try RouteRules.activity($0) }

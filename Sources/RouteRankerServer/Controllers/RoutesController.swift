@@ -49,7 +49,7 @@ struct RoutesController: Sendable {
             guard hash.finalize() == fingerprint else {
                 throw APIError.unprocessable("this Idempotency-Key was used for a different request")
             }
-            let route = try await access.owned(routeID, request).route
+            let route = try await access.owned(routeID, token: try auth.token(request)).route
             return JSONResponse(status: .ok, body: ownerSummary(route))
         case .claimed(let holding):
             do {
@@ -96,14 +96,15 @@ struct RoutesController: Sendable {
         _ context: AppRequestContext
     ) async throws -> RouteSummary {
         let query = request.query
-        var route = RouteRecord(
-            id: id, owner: owner.id, name: "Untitled", activity: .other, state: .finished,
-            createdAt: clock.now, annotations: [],
-            accumulator: StatsAccumulator(activity: .other), version: 0)
+        var route = StoredRoute(
+            new: RouteRecord(
+                id: id, owner: owner.id, name: "Untitled", activity: .other, state: .finished,
+                createdAt: clock.now, annotations: [],
+                accumulator: StatsAccumulator(activity: .other), version: 0))
         var recording: Bool?
         var ingest: RouteIngest
         var writer: String?
-        let stored: RouteRecord
+        let stored: StoredRoute
         do {
             // `partial` matters to FIT bodies only, but a malformed value is refused whatever the body.
             _ = try RouteRules.flag(query["partial"], field: "partial")
@@ -141,7 +142,7 @@ struct RoutesController: Sendable {
             try await efforts.match(stored)
             try await bestEfforts.update(stored)
         }
-        return RouteSummary(stored, sharedWith: [])
+        return RouteSummary(stored.record, sharedWith: [])
     }
 
     /// The buckets this request stored for a route it never committed: invisible anyway, so
@@ -196,20 +197,20 @@ struct RoutesController: Sendable {
     /// guard. (Across processes the guard still decides; the loser gets `409` and resends, which is
     /// harmless.)
     func withOwnedRoute<T: Sendable>(
-        _ id: String, _ request: Request, _ body: @Sendable (RouteRecord) async throws -> T
+        _ id: String, _ request: Request, _ body: @Sendable (StoredRoute) async throws -> T
     ) async throws -> T {
         let token = try auth.token(request)
         return try await locks.withLock(id) { try await body(try await access.owned(id, token: token).route) }
     }
 
     /// The summary the owner sees, with the recipients of the route's shares.
-    func ownerSummary(_ route: RouteRecord) -> RouteSummary {
-        RouteSummary(route, sharedWith: route.recipients)
+    func ownerSummary(_ route: StoredRoute) -> RouteSummary {
+        RouteSummary(route.record, sharedWith: route.recipients)
     }
 
     /// `GET /v1/routes/{id}`.
     func get(_ request: Request, _ context: AppRequestContext) async throws -> RouteSummary {
-        let reading = try await access.reading(try context.parameters.require("id"), request)
-        return try await viewer.summary(reading.route, lens: reading.lens, sharedWith: reading.recipients)
+        let reading = try await access.reading(try context.parameters.require("id"), token: try auth.token(request))
+        return try await viewer.summary(reading.route, lens: reading.lenses.privacy, sharedWith: reading.recipients)
     }
 }

@@ -152,7 +152,7 @@ struct SegmentsController: Sendable {
             throw APIError.unprocessable(
                 "'route' names a route you cannot see", details: ["routes": .array([.string(id)])])
         }
-        let (route, lens) = (reading.route, reading.lens)
+        let (route, lens) = (reading.route, reading.lenses.privacy)
         var visible: [Coordinate] = []
         for try await chunk in buckets.read(route) {
             for point in chunk where !lens.hides(point) {

@@ -31,7 +31,7 @@ struct SharesController: Sendable {
         let (_, route) = try await owner(request, context)
         let list = "shares:\(route.id)"
         let page = try PageRequest(request, list: list, shape: .dateThenID)
-        // The shares the route's readers confirm (see `Visibility`): the same people as `shared_with`.
+        // The shares the route's readers confirm (see `RouteAccess+Lists.swift`): the same people as `shared_with`.
         let all = try await shares.shares(of: route.id).filter { route.readers.contains($0.to) }
         let sliced = page.page(
             of: all, list: list, key: { [$0.sharedAt.millisecondsKey, $0.to] }, isAfter: NewestFirst.thenByKey)
@@ -48,8 +48,8 @@ struct SharesController: Sendable {
     }
 
     /// The caller and route `{id}`, which they must own.
-    private func owner(_ request: Request, _ context: AppRequestContext) async throws -> (UserRecord, RouteRecord) {
-        let owned = try await access.owned(try context.parameters.require("id"), request)
+    private func owner(_ request: Request, _ context: AppRequestContext) async throws -> (UserRecord, StoredRoute) {
+        let owned = try await access.owned(try context.parameters.require("id"), token: try auth.token(request))
         return (owned.user, owned.route)
     }
 
@@ -77,10 +77,14 @@ struct SharesController: Sendable {
         let items = Array(found.shares.prefix(page.limit))
         var entries: [InboxItem] = []
         for share in items {
-            guard let route = try found.routes[share.route]?.record(), route.isReadable(by: user.id) else { continue }
-            let owner = found.owners[route.owner]
-            let lens = viewer.lens(owner.map { (zones: $0.zones, version: $0.version) })
-            let summary = try await viewer.summary(route, lens: lens)
+            guard let stored = try found.routes[share.route]?.record() else { continue }
+            let owner = found.owners[stored.owner]
+            guard
+                let reading = access.reading(
+                    stored, by: user, ownerPrivacy: owner.map { (zones: $0.zones, version: $0.version) })
+            else { continue }
+            let route = reading.route
+            let summary = try await viewer.summary(route, lens: reading.lenses.privacy)
             entries.append(
                 InboxItem(
                     route: route.id, name: route.name, owner: .init(id: route.owner, name: owner?.name ?? route.owner),

@@ -3,6 +3,7 @@ import Hummingbird
 /// `GET /v1/routes/{id}/similar`: the routes visible to me that follow the same path in the same
 /// direction, ranked by duration.
 struct SimilarController: Sendable {
+    let auth: Authenticator
     let access: RouteAccess
     let similar: SimilarRoutes
     let costly: CostlyWork
@@ -16,7 +17,7 @@ struct SimilarController: Sendable {
     /// after the answer, which therefore says `Connection: close`. It runs as costly work (off the
     /// shared threads, at most two per user: `429` past that).
     func similar(_ request: Request, _ context: AppRequestContext) async throws -> JSONResponse<Result> {
-        let reading = try await access.reading(try context.parameters.require("id"), request)
+        let reading = try await access.reading(try context.parameters.require("id"), token: try auth.token(request))
         let (user, route) = (reading.user, reading.route)
         var maxM: Double?
         if let raw = request.query["max_m"] {

@@ -2,12 +2,13 @@ import Foundation
 import Hummingbird
 import RouteRankerCore
 import RouteRankerModels
+import RouteRankerStorage
 
 /// The download of a route as one reader sees it, in the format `?format=` asks for, streamed
 /// chunk by chunk, with an `ETag` that names the route version, the owner's zones version (for
 /// readers other than the owner) and the format; `304` when `If-None-Match` names it.
 struct RouteDownload: ResponseGenerator {
-    var route: RouteRecord
+    var route: StoredRoute
     var lens: RouteViewer.Lens
     /// The route's committed points, in order.
     var points: @Sendable () -> AsyncThrowingStream<[TrackPoint], any Error>

@@ -77,7 +77,7 @@ struct DeviceRecorder: Sendable {
             // The copy this process committed last, if any (a stale one fails the commit's version
             // guard and is read again below); else the stored route.
             let cached = attempt == 0 ? recent.get(routeID) : nil
-            let found: RouteRecord?
+            let found: StoredRoute?
             if let cached { found = cached } else { found = try await routes.find(id: routeID) }
             guard let route = found else {
                 // Claimed but not created yet: the claimant died before creating it, or is creating
@@ -130,10 +130,11 @@ struct DeviceRecorder: Sendable {
         for friend in device.shareWith {
             _ = try await shares.share(route: id, owner: device.owner, to: friend)
         }
-        let route = RouteRecord(
-            id: id, owner: device.owner, name: DeviceRules.routeName(device: device.name, firstPointAt: point.t),
-            activity: device.activity, state: .recording, createdAt: clock.now, annotations: [],
-            accumulator: StatsAccumulator(activity: device.activity), version: 0, readers: device.shareWith)
+        let route = StoredRoute(
+            new: RouteRecord(
+                id: id, owner: device.owner, name: DeviceRules.routeName(device: device.name, firstPointAt: point.t),
+                activity: device.activity, state: .recording, createdAt: clock.now, annotations: [],
+                accumulator: StatsAccumulator(activity: device.activity), version: 0, readers: device.shareWith))
         var ingest = RouteIngest(into: route, buckets: buckets, routes: routes)
         try await ingest.add([point])
         do {

@@ -54,7 +54,7 @@ struct DeviceTrips: Sendable {
     }
 
     /// At least 2 points and some point at least 200 m from the first.
-    func isTrip(_ route: RouteRecord) async throws -> Bool {
+    func isTrip(_ route: StoredRoute) async throws -> Bool {
         guard route.pointCount >= 2, let first = route.accumulator.first else { return false }
         for try await chunk in buckets.read(route) {
             for point in chunk

@@ -39,9 +39,10 @@ struct ImportedRoutes: Sendable {
         // Both names come from files (the archive's CSV, the entry): cleaned, not refused.
         let routeName = try RouteRules.name(TextRules.cleaned(name) ?? TextRules.cleaned(file.name))
         let routeActivity = try activity ?? RouteRules.activity(file.activity)
-        var route = RouteRecord(
-            id: id, owner: owner, name: routeName, activity: routeActivity, state: .finished, createdAt: clock.now,
-            annotations: [], accumulator: StatsAccumulator(activity: routeActivity), version: 0)
+        var route = StoredRoute(
+            new: RouteRecord(
+                id: id, owner: owner, name: routeName, activity: routeActivity, state: .finished, createdAt: clock.now,
+                annotations: [], accumulator: StatsAccumulator(activity: routeActivity), version: 0))
         // The fingerprint of the points the filter keeps, before anything is stored.
         var filter = StatsAccumulator(activity: routeActivity)
         _ = filter.ingest(file.points)

@@ -19,11 +19,12 @@ enum LiveEvent: Sendable {
 /// One follower of one route: sends what it has not seen yet, then every committed change as the
 /// hub reports it, until the route is finished, gone, or the server shuts down.
 ///
-/// Access is decided by `access`, the caller's own visibility check (owner or share, or link),
-/// when the stream opens and again whenever something that can change it is reported (a share or
-/// link revoked, the owner's account changed, the feed restarted); a deletion is reported
-/// directly, every changed route document carries its readers, and a link's expiry is checked on
-/// every event and keep-alive. Those are the only ways
+/// Access is decided by `access`, the caller's reading through `RouteAccess` (owner or share, or
+/// link), when the stream opens and again whenever something that can change it is reported (a
+/// share or link revoked, the owner's account changed, the feed restarted); a deletion is reported
+/// directly, every changed route document carries its readers (`admits`, `RouteAccess`'s rule
+/// without a round trip), and a link's expiry is checked on every event and keep-alive. Those are
+/// the only ways
 /// a route stops being visible, so this is the visibility check of every event without a database
 /// round trip per event and follower.
 struct LiveFollower: Sendable {
@@ -36,15 +37,19 @@ struct LiveFollower: Sendable {
     let buckets: PointBuckets
     let viewer: RouteViewer
     let clock: WallClock
-    /// The route if the follower may still read it, else nil.
-    let access: @Sendable () async throws -> RouteRecord?
+    /// The route and the lenses the follower sees it through, if they may still read it, else nil.
+    let access: @Sendable () async throws -> (route: StoredRoute, lenses: RouteAccess.Lenses)?
+    /// Whether a later version of the route document, as the hub reports it, still lets the
+    /// follower read it (`RouteAccess.Reading.admits`; always for a link holder, whose access is
+    /// the link's).
+    let admits: @Sendable (StoredRoute) -> Bool
     /// The following user (nil for a link holder) and the link they came through.
     let viewerID: String?
     let link: (id: String, expiresAt: Date)?
 
     /// Follows `route` from visible index `from`, handing every event to `emit` (which may suspend:
     /// meanwhile the route's changes coalesce in the mailbox).
-    func run(_ route: RouteRecord, from: Int, emit: (LiveEvent) async throws -> Void) async throws {
+    func run(_ route: StoredRoute, from: Int, emit: (LiveEvent) async throws -> Void) async throws {
         let mailbox = hub.subscribe(route: route.id, owner: route.owner, link: link?.id, viewer: viewerID)
         defer { hub.unsubscribe(mailbox) }
         // On SIGTERM the stream ends cleanly, so the server's graceful shutdown is not held up by it;
@@ -57,31 +62,32 @@ struct LiveFollower: Sendable {
     }
 
     private func follow(
-        _ route: RouteRecord, from: Int, mailbox: LiveMailbox, emit: (LiveEvent) async throws -> Void
+        _ route: StoredRoute, from: Int, mailbox: LiveMailbox, emit: (LiveEvent) async throws -> Void
     ) async throws {
         // Read again after subscribing, so nothing committed in between is missed.
-        guard var current = try await access() else { return try await emit(.gone) }
-        let lens = try await viewer.lens(owner: current.owner, viewer: viewerID)
+        guard let (opened, lenses) = try await access() else { return try await emit(.gone) }
+        var current = opened
+        let lens = lenses.privacy
         var position = LivePosition(from: from, lens: lens)
         while true {
             try await position.send(current, buckets: buckets, emit: emit)
             if current.state == .finished {
                 return try await emit(.finished(try await viewer.summary(current, lens: lens)))
             }
-            let news = await mailbox.take(timeout: waitLimit())
+            let news = await mailbox.take(timeout: waitLimit(), on: clock)
             if news.shutdown { return }
             if news.deleted || isExpired { return try await emit(.gone) }
             // A revocation removes the share, which asks for the recheck below, then the reader from
             // the route document (`ShareRepository`), which this change shows even if the recheck
             // ran between the two.
-            if let latest = news.latest, let viewerID, link == nil, !latest.isReadable(by: viewerID) {
+            if let latest = news.latest, !admits(latest) {
                 return try await emit(.gone)
             }
             if news.recheck {
-                guard let fresh = try await access() else { return try await emit(.gone) }
+                guard let (fresh, freshLenses) = try await access() else { return try await emit(.gone) }
                 // A changed view (the owner's zones) would renumber the points: end the stream, and
                 // the client's reconnection gets the new view.
-                guard try await viewer.lens(owner: fresh.owner, viewer: viewerID).tag == lens.tag else { return }
+                guard freshLenses.privacy.tag == lens.tag else { return }
                 if fresh.version > current.version { current = fresh }
             }
             if let latest = news.latest, latest.version > current.version { current = latest }
@@ -125,7 +131,7 @@ struct LivePosition: Sendable {
 
     /// Sends the points of `route` the follower has not had, in events of bounded size.
     mutating func send(
-        _ route: RouteRecord, buckets: PointBuckets, emit: (LiveEvent) async throws -> Void
+        _ route: StoredRoute, buckets: PointBuckets, emit: (LiveEvent) async throws -> Void
     ) async throws {
         guard route.pointCount > raw else { return }
         var pending: [TrackPoint] = []
@@ -149,7 +155,7 @@ struct LivePosition: Sendable {
     }
 
     private func flush(
-        _ pending: inout [TrackPoint], from: inout Int, route: RouteRecord,
+        _ pending: inout [TrackPoint], from: inout Int, route: StoredRoute,
         emit: (LiveEvent) async throws -> Void
     ) async throws {
         guard !pending.isEmpty else { return }

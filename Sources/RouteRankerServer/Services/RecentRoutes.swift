@@ -1,4 +1,5 @@
 import RouteRankerModels
+import RouteRankerStorage
 import Synchronization
 
 /// The route documents this process last committed for recording devices, so that a device's
@@ -7,17 +8,17 @@ import Synchronization
 /// never a wrong write. Bounded: when full, an arbitrary entry makes room.
 final class RecentRoutes: Sendable {
     private let capacity: Int
-    private let routes = Mutex<[String: RouteRecord]>([:])
+    private let routes = Mutex<[String: StoredRoute]>([:])
 
     init(capacity: Int = 4096) {
         self.capacity = capacity
     }
 
-    func get(_ id: String) -> RouteRecord? {
+    func get(_ id: String) -> StoredRoute? {
         routes.withLock { $0[id] }
     }
 
-    func put(_ route: RouteRecord) {
+    func put(_ route: StoredRoute) {
         routes.withLock { routes in
             if routes[route.id] == nil, routes.count >= capacity, let victim = routes.keys.first {
                 routes[victim] = nil

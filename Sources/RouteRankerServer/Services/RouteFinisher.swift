@@ -12,7 +12,7 @@ struct RouteFinisher: Sendable {
     /// Finishes `route` as read, in one version-guarded write, then stores its segment efforts
     /// and best efforts; a finished route is returned as it is (its efforts matched, and its best
     /// efforts stored again, in case a finish was cut off before they were). Throws `VersionConflict` when the route changed since it was read.
-    func finish(_ route: RouteRecord) async throws -> RouteRecord {
+    func finish(_ route: StoredRoute) async throws -> StoredRoute {
         var finished = route
         if route.state == .recording {
             finished.state = .finished

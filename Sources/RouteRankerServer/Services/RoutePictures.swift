@@ -11,7 +11,7 @@ struct RoutePictures: Sendable {
     let tiles: MapTiles?
 
     /// The route's committed points the lens shows, in order.
-    func visiblePoints(_ route: RouteRecord, lens: RouteViewer.Lens) async throws -> [TrackPoint] {
+    func visiblePoints(_ route: StoredRoute, lens: RouteViewer.Lens) async throws -> [TrackPoint] {
         var points: [TrackPoint] = []
         points.reserveCapacity(route.pointCount)
         for try await chunk in buckets.read(route) {
@@ -25,7 +25,7 @@ struct RoutePictures: Sendable {
     }
 
     /// The map, `width` pixels wide; over the operator's tiles when `tiled` and there are some.
-    func map(_ route: RouteRecord, lens: RouteViewer.Lens, width: Int, tiled: Bool) async throws -> String {
+    func map(_ route: StoredRoute, lens: RouteViewer.Lens, width: Int, tiled: Bool) async throws -> String {
         RouteMapPicture.svg(
             points: try await visiblePoints(route, lens: lens), width: Double(width), title: "Map of \(route.name)",
             tiles: tiled ? tiles : nil)
@@ -35,7 +35,7 @@ struct RoutePictures: Sendable {
     func tiles(tiled: Bool) -> MapTiles? { tiled ? tiles : nil }
 
     /// The profile chart, `width` pixels wide.
-    func profile(_ route: RouteRecord, lens: RouteViewer.Lens, y: ProfileY, x: ProfileX, width: Int) async throws
+    func profile(_ route: StoredRoute, lens: RouteViewer.Lens, y: ProfileY, x: ProfileX, width: Int) async throws
         -> String
     {
         ProfileChart.svg(
@@ -45,7 +45,7 @@ struct RoutePictures: Sendable {
 
     /// The tag of a picture of `route` through `lens`: changes with the route, the owner's zones
     /// and the picture asked for, like the downloads' tags.
-    static func etag(_ route: RouteRecord, lens: RouteViewer.Lens, _ picture: String...) -> ETag {
+    static func etag(_ route: StoredRoute, lens: RouteViewer.Lens, _ picture: String...) -> ETag {
         ETag(([route.id, String(route.version), lens.tag] + picture).joined(separator: "."))
     }
 }

@@ -17,7 +17,7 @@ struct RouteRemoval: Sendable {
     let efforts: SegmentEfforts
     let bestEfforts: BestEffortsKeeper
 
-    func remove(_ route: RouteRecord) async throws {
+    func remove(_ route: StoredRoute) async throws {
         let id = route.id
         try await efforts.routeRemoved(id)
         try await bestEfforts.removed(route)

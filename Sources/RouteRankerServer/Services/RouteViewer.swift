@@ -26,10 +26,10 @@ struct RouteViewer: Sendable {
     }
 
     /// The summary as the lens shows it (`shared_with` for the owner only).
-    func summary(_ route: RouteRecord, lens: Lens, sharedWith: [String]? = nil, distance: Double? = nil)
+    func summary(_ route: StoredRoute, lens: Lens, sharedWith: [String]? = nil, distance: Double? = nil)
         async throws -> RouteSummary
     {
-        var summary = RouteSummary(route, sharedWith: lens.isOwner ? sharedWith : nil)
+        var summary = RouteSummary(route.record, sharedWith: lens.isOwner ? sharedWith : nil)
         summary.distanceFromM = distance
         guard !lens.zones.isEmpty else { return summary }
         summary.annotations = summary.annotations?.filter {
@@ -42,7 +42,7 @@ struct RouteViewer: Sendable {
     /// The visible start, end and bbox: the whole route's when no zone comes near its bbox,
     /// else computed over its points once per (route version, zones version) and cached in the
     /// route document.
-    func extent(of route: RouteRecord, lens: Lens) async throws -> StoredExtent {
+    func extent(of route: StoredRoute, lens: Lens) async throws -> StoredExtent {
         let whole = StoredExtent(start: route.stats.start, end: route.stats.end, bbox: route.stats.bbox)
         guard let bbox = route.stats.bbox, lens.zones.contains(where: { $0.mayTouch(bbox) }) else { return whole }
         let key = "v\(route.version).\(lens.tag)"

@@ -4,12 +4,12 @@ import RouteRankerModels
 import RouteRankerStorage
 
 /// Reads of stored efforts as one caller may see them: only efforts in routes the caller can read
-/// (theirs, or shared with them: `Visibility`'s rule), and, of other people's, only those that
+/// (theirs, or shared with them: `RouteAccess`'s rule), and, of other people's, only those that
 /// neither start nor end inside one of the route owner's privacy zones (zones as they are now).
 struct SegmentBoards: Sendable {
     let segments: SegmentRepository
     let efforts: EffortRepository
-    let visibility: Visibility
+    let access: RouteAccess
     let users: UserRepository
 
     /// The segment `id`, or `SegmentNotFound`.
@@ -23,7 +23,7 @@ struct SegmentBoards: Sendable {
         -> [EffortRecord]
     {
         let stored = try await efforts.efforts(segment: segment, owner: owner)
-        let readable = try await visibility.readableIDs(stored.map { ($0.route, $0.owner) }, by: user)
+        let readable = try await access.readableIDs(stored.map { ($0.route, $0.owner) }, by: user)
         let visible = stored.filter { readable.contains($0.route) }
         let others = Set(visible.map(\.owner)).subtracting([user.id])
         let privacy = try await users.privacy(of: Array(others))

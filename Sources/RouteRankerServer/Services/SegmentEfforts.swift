@@ -32,7 +32,7 @@ struct SegmentEfforts: Sendable {
 
     /// Matches a finished route against the segments near it and makes the result its stored
     /// efforts (replacing what an earlier match stored). A recording route holds none.
-    func match(_ route: RouteRecord) async throws {
+    func match(_ route: StoredRoute) async throws {
         guard route.state == .finished, let bbox = route.stats.bbox else {
             try await routeRemoved(route.id)
             return
@@ -57,7 +57,7 @@ struct SegmentEfforts: Sendable {
     }
 
     /// `match(_:)` unless this version of the route was matched already (a retried finish).
-    func ensureMatched(_ route: RouteRecord) async throws {
+    func ensureMatched(_ route: StoredRoute) async throws {
         guard route.state == .finished else { return }
         if try await areas.isMatched(route: route.id, version: route.version) { return }
         try await match(route)
@@ -105,7 +105,7 @@ struct SegmentEfforts: Sendable {
         try await efforts.deleteAll(segment: id)
     }
 
-    private func keptPoints(of route: RouteRecord) async throws -> [TrackPoint] {
+    private func keptPoints(of route: StoredRoute) async throws -> [TrackPoint] {
         var points: [TrackPoint] = []
         points.reserveCapacity(route.pointCount)
         for try await chunk in buckets.read(route) { points += chunk }
@@ -113,7 +113,7 @@ struct SegmentEfforts: Sendable {
     }
 
     private static func efforts(
-        of route: RouteRecord, points: [TrackPoint], on segment: SegmentRecord, path: SegmentPath
+        of route: StoredRoute, points: [TrackPoint], on segment: SegmentRecord, path: SegmentPath
     ) -> [EffortRecord] {
         SegmentMatcher.efforts(of: points, on: path).map { effort in
             EffortRecord(

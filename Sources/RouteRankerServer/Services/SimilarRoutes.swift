@@ -6,7 +6,7 @@ import RouteRankerStorage
 /// direction as an anchor route. Used by `similar` and by groups made `similar_to` a route.
 struct SimilarRoutes: Sendable {
     let routes: RouteRepository
-    let visibility: Visibility
+    let access: RouteAccess
     let users: UserRepository
     let viewer: RouteViewer
     let paths: PathRepository
@@ -30,7 +30,7 @@ struct SimilarRoutes: Sendable {
 
     /// One match: the route and its discrete Fréchet distance to the anchor.
     struct Match: Sendable {
-        var route: RouteRecord
+        var route: StoredRoute
         var frechetM: Double
     }
 
@@ -105,23 +105,23 @@ struct SimilarRoutes: Sendable {
     ///
     /// Candidates: mine from the `2dsphere` index on starts; shared ones by their visible start.
     /// Only the survivors of the start and end checks have their stored paths read.
-    func matches(of anchor: RouteRecord, for user: UserRecord, maxM: Double) async throws -> [Match] {
+    func matches(of anchor: StoredRoute, for user: UserRecord, maxM: Double) async throws -> [Match] {
         guard anchor.stats.distanceM <= Self.maxRouteLengthM else {
             throw RouteTooLongToCompare(limitM: Self.maxRouteLengthM)
         }
-        var candidates: [(route: RouteRecord, lens: RouteViewer.Lens)] = []
+        var candidates: [(route: StoredRoute, lens: RouteViewer.Lens)] = []
         let anchorLens = try await viewer.lens(owner: anchor.owner, viewer: user.id)
         let anchorExtent = try await viewer.extent(of: anchor, lens: anchorLens)
         guard let start = anchorExtent.start, let end = anchorExtent.end else { return [] }
 
         let mine = try await routes.startingNear(start.coordinate, radiusM: maxM, owner: user.id)
         candidates += mine.map { ($0, .owner) }
-        let shared = try await visibility.sharedRoutes(with: user)
+        let shared = try await access.sharedRoutes(with: user)
         let privacy = try await users.privacy(of: shared.values.map(\.owner))
         candidates += shared.values.map { ($0, viewer.lens(privacy[$0.owner])) }
         if !candidates.contains(where: { $0.route.id == anchor.id }) { candidates.append((anchor, anchorLens)) }
 
-        var survivors: [(route: RouteRecord, lens: RouteViewer.Lens)] = []
+        var survivors: [(route: StoredRoute, lens: RouteViewer.Lens)] = []
         for (route, lens) in candidates {
             let extent = try await viewer.extent(of: route, lens: lens)
             guard route.stats.distanceM <= Self.maxRouteLengthM, let s = extent.start, let e = extent.end,

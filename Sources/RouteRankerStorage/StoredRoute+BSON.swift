@@ -12,24 +12,26 @@ import RouteRankerModels
 /// point count into `point_count`, so that queries never decode the state. The start is in
 /// `RouteStartRepository`, out of the document every append rewrites. `buckets` and `tail` are the
 /// `PointLayout`: which full buckets are committed, and the points after them. `readers` (the
-/// users it is shared with) is read here but written only by `ShareRepository`.
-extension RouteRecord {
+/// users it is shared with) is read here but written only by `ShareRepository`. `commits` (see
+/// `RouteRepository.commit`) is written by the commit's update alone and read by nobody else.
+extension StoredRoute {
     package var document: BSONDocument {
         get throws {
-            guard annotationsLoaded else { throw StorageError.partialRoute(id) }
-            let stats = stats
+            let route = record
+            guard route.annotationsLoaded else { throw StorageError.partialRoute(route.id) }
+            let stats = route.stats
             var document: BSONDocument = [
-                "_id": .string(id),
-                "owner": .string(owner),
-                "name": .string(name),
-                "activity": .string(activity.rawValue),
-                "state": .string(state.rawValue),
-                "created_at": .date(createdAt),
-                "started_at": startedAt.map(BSONValue.date) ?? .null,
-                "version": .int(version),
-                "point_count": .int(pointCount),
-                "annotations": .array(annotations.map(Self.annotationValue)),
-                "stats_state": .document(accumulator.bson),
+                "_id": .string(route.id),
+                "owner": .string(route.owner),
+                "name": .string(route.name),
+                "activity": .string(route.activity.rawValue),
+                "state": .string(route.state.rawValue),
+                "created_at": .date(route.createdAt),
+                "started_at": route.startedAt.map(BSONValue.date) ?? .null,
+                "version": .int(route.version),
+                "point_count": .int(route.pointCount),
+                "annotations": .array(route.annotations.map(RouteRecord.annotationValue)),
+                "stats_state": .document(route.accumulator.bson),
                 "metrics": [
                     "distance_m": .double(stats.distanceM),
                     "duration_s": .double(stats.durationS),
@@ -42,7 +44,7 @@ extension RouteRecord {
                 "buckets": .array(layout.buckets.map { .string($0) }),
                 "tail": layout.tailValue,
             ]
-            if let fingerprint { document["fingerprint"] = .string(fingerprint) }
+            if let fingerprint = route.fingerprint { document["fingerprint"] = .string(fingerprint) }
             return document
         }
     }
@@ -56,18 +58,21 @@ extension RouteRecord {
             let accumulator = document.document("stats_state").flatMap(StatsAccumulator.init(bson:)),
             let layout = PointLayout(buckets: document.array("buckets") ?? [], tail: document.document("tail") ?? [:])
         else { throw StorageError.malformed("route", document.string("_id")) }
-        self.init(
+        var record = RouteRecord(
             id: id, owner: owner, name: name, activity: activity, state: state, createdAt: createdAt,
-            annotations: (document.array("annotations") ?? []).compactMap(Self.annotation),
-            accumulator: accumulator,
-            version: version, layout: layout,
+            annotations: (document.array("annotations") ?? []).compactMap(RouteRecord.annotation),
+            accumulator: accumulator, version: version,
             readers: (document.array("readers") ?? []).compactMap(\.stringValue))
         // Every route this version writes has the field: without it, a list read it (see
         // `RouteRepository.withoutAnnotations`).
-        annotationsLoaded = document.array("annotations") != nil
-        guard self.layout.count == pointCount else { throw StorageError.malformed("route", id) }
+        record.annotationsLoaded = document.array("annotations") != nil
+        guard layout.count == record.pointCount else { throw StorageError.malformed("route", id) }
+        self.init(record, layout: layout)
     }
+}
 
+extension RouteRecord {
+    /// An annotation as a route document stores it.
     package static func annotationValue(_ annotation: Annotation) -> BSONValue {
         [
             "lat": .double(annotation.lat), "lon": .double(annotation.lon),
@@ -75,6 +80,7 @@ extension RouteRecord {
         ]
     }
 
+    /// An annotation as stored, or nil if it is malformed (dropped from the record).
     package static func annotation(_ value: BSONValue) -> Annotation? {
         guard let document = value.documentValue, let lat = document.double("lat"), let lon = document.double("lon"),
             let text = document.string("text")

@@ -1,22 +1,17 @@
 import RouteRankerModels
 import RouteRankerStorage
 
-/// Which of many routes a user may see: the lists' side of the one visibility rule
-/// (`RouteRecord.isReadable(by:)`: the route is the caller's own, or the caller is in its share
-/// list, the `readers` of the route document itself). One route by id is reached through
-/// `RouteAccess`, which applies the same rule to the route it reads with the caller.
+/// Which of many routes a user may see: the lists' side of the one door, with the same rule
+/// (`RouteReaders.isReadable(by:)`) as one route by id.
 ///
 /// `shares` is the index of who got what, for lists (the inbox, routes shared with me). It names
 /// candidates only: a share and a revocation of the same recipient racing, or a server of an
 /// earlier version, can leave a share whose recipient the route does not list, so every list drawn
 /// from it keeps only the routes whose `readers` agree.
-struct Visibility: Sendable {
-    let routes: RouteRepository
-    let shares: ShareRepository
-
+extension RouteAccess {
     /// Of `ids`, the routes `user` may read, by id (one query per 100 ids).
     func readable(_ ids: [String], by user: UserRecord, annotations: Bool = true) async throws
-        -> [String: RouteRecord]
+        -> [String: StoredRoute]
     {
         try await routes.find(ids: ids, annotations: annotations).filter { $0.value.isReadable(by: user.id) }
     }
@@ -28,7 +23,7 @@ struct Visibility: Sendable {
 
     /// The routes shared with `user`, by id: the candidates the `shares` index names, kept when the
     /// route lists `user` among its readers.
-    func sharedRoutes(with user: UserRecord, annotations: Bool = true) async throws -> [String: RouteRecord] {
+    func sharedRoutes(with user: UserRecord, annotations: Bool = true) async throws -> [String: StoredRoute] {
         try await routes.find(ids: try await shares.routeIDs(sharedWith: user.id), annotations: annotations)
             .filter { $0.value.owner != user.id && $0.value.isReadable(by: user.id) }
     }
@@ -43,9 +38,17 @@ struct Visibility: Sendable {
         let mine = routes.filter { $0.owner == user.id }.map(\.id)
         guard routes.contains(where: { $0.owner != user.id }) else { return Set(mine) }
         let shared = Set(try await shares.routeIDs(sharedWith: user.id))
-        let candidates = Set(routes.filter { $0.owner != user.id && shared.contains($0.id) }.map(\.id))
-        let confirmed = try await self.routes.readers(ids: Array(candidates))
-            .filter { $0.value.contains(user.id) }.keys
+        let candidates = routes.filter { $0.owner != user.id && shared.contains($0.id) }
+        let owners = Dictionary(candidates.map { ($0.id, $0.owner) }, uniquingKeysWith: { first, _ in first })
+        let confirmed = try await self.routes.readers(ids: Array(owners.keys)).filter { id, readers in
+            owners[id].map { KnownReaders(owner: $0, readers: readers).isReadable(by: user.id) } ?? false
+        }.keys
         return Set(mine).union(confirmed)
     }
+}
+
+/// A route's owner (known from elsewhere) and its readers as read alone: what the rule needs.
+private struct KnownReaders: RouteReaders {
+    var owner: String
+    var readers: [String]
 }

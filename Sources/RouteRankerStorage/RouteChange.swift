@@ -1,8 +1,10 @@
+import RouteRankerModels
+
 /// What followers of live routes need to know about a change in the database, as the change
 /// stream reports it (`RouteChangeFeed` makes these from change events; `LiveHub` fans them out).
 package enum RouteChange: Sendable {
     /// The route as committed: created, appended to, finished, renamed.
-    case committed(RouteRecord)
+    case committed(StoredRoute)
     /// The route was deleted.
     case deleted(route: String)
     /// The share of `route` with `user` was revoked.
