@@ -135,7 +135,14 @@ let package = Package(
         // Shared by the test targets: where the test database is, and a database process of a
         // test's own for outage tests.
         .target(name: "TestSupport", dependencies: ["RouteRankerCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "MongoTests", dependencies: ["Mongo", "TestSupport"]),
+        // The test database for the driver's tests and the storage's: a database of each test's
+        // own, clients of one slot, callers against a database that does not answer.
+        .target(
+            name: "MongoTestSupport",
+            dependencies: ["Mongo", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/MongoTestSupport"
+        ),
+        .testTarget(name: "MongoTests", dependencies: ["Mongo", "MongoTestSupport", "TestSupport"]),
         // Its fixtures are written at test time by fixtures.py (Python's zipfile, gzip).
         .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"], exclude: ["fixtures.py"]),
         // Decodes what it encodes with zbarimg (Debian's zbar-tools), an independent reader.
@@ -147,7 +154,8 @@ let package = Package(
         ),
         // The records and request formats, without a server or a database.
         .testTarget(name: "RouteRankerModelsTests", dependencies: ["RouteRankerModels", "RouteRankerCore"]),
-        // The repositories and their stored formats against the test database, without a server.
+        // The repositories, their stored formats and the batching of concurrent commands, against
+        // the test database, without a server.
         .testTarget(
             name: "RouteRankerStorageTests",
             dependencies: [
@@ -155,6 +163,7 @@ let package = Package(
                 "RouteRankerModels",
                 "RouteRankerCore",
                 "Mongo",
+                "MongoTestSupport",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -59,8 +59,19 @@ struct ReplyBuffer: ~Copyable {
         self.pointer = pointer
     }
 
-    /// The reply as a document; empty if libmongoc left it unparseable.
-    func document() -> BSONDocument { (try? BSONDocument(copying: pointer)) ?? [:] }
+    /// The reply as a document. Throws when it cannot be read: a reply taken for empty would say
+    /// "nothing went wrong, nothing was counted" of a command nobody knows the outcome of.
+    func document() throws -> BSONDocument {
+        do {
+            return try BSONDocument(copying: pointer)
+        } catch {
+            throw MongoError.other(code: -1, domain: nil, message: "the database's reply could not be read: \(error)")
+        }
+    }
+
+    /// The reply of a command that failed, if it can be read: it only adds detail (codes, labels)
+    /// to an error that is thrown either way.
+    var failureDetail: BSONDocument? { try? BSONDocument(copying: pointer) }
 
     deinit { rr_bson_out_free(pointer) }
 }

@@ -40,12 +40,6 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
         case timer(Job)
     }
 
-    /// A job to run once `deadline` has passed (`schedule(at:_:)`).
-    private struct Timer {
-        let deadline: ContinuousClock.Instant
-        let job: Job
-    }
-
     /// A call waiting for a slot, and what to do instead once it has waited past `deadline` (if
     /// `shouldGiveUp` then says so).
     private struct WaitingCall {
@@ -77,18 +71,15 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     /// come back for it rather than waking another thread past this.
     private let maxRunning = max(1, ProcessInfo.processInfo.activeProcessorCount)
     private var isShutDown = false
-    /// Timers not yet due, earliest first.
-    private var timers: [Timer] = []
-    /// The deadline an idle thread waits for, if one watches the timers. One at most, so that a
-    /// deadline wakes one thread, not every idle one.
-    private var watchingUntil: ContinuousClock.Instant?
+    /// Timers not yet due, and the deadline a thread watches (`PoolTimers`).
+    private var timers = PoolTimers<ContinuousClock.Instant, Job>()
     /// Threads running a timer's job: what such a job queues (a sleeping task's resumption), that
     /// thread takes itself right after, so no other thread is woken for it.
     private var timersRunning = 0
     private let finished = DispatchGroup()
     /// The time against which waiting calls' `maxWait` is measured: the continuous clock's, or a
     /// test's, which then moves only when the test says.
-    private let now: @Sendable () -> ContinuousClock.Instant
+    let now: @Sendable () -> ContinuousClock.Instant
 
     /// Starts `threadCount + spareThreads` threads named `name-1`, `name-2`, …, with `threadCount`
     /// slots for blocking calls and room for `maxWaiting` calls waiting for one.
@@ -197,15 +188,11 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
             job()
             return
         }
-        let index = timers.firstIndex { $0.deadline > deadline } ?? timers.count
-        timers.insert(Timer(deadline: deadline, job: job), at: index)
-        if let watched = watchingUntil {
-            // The watching thread waits for a later deadline: all are woken, so that it looks again.
-            if deadline < watched { condition.broadcast() }
-        } else if !isCurrentThread {
-            // One of the pool's threads, the scheduler's own, comes back for work soon and watches
-            // then; any other caller wakes an idle thread to watch.
-            wakeWatcherIfNeeded()
+        switch timers.schedule(job, at: deadline, fromPool: isCurrentThread) {
+        // The watching thread waits for a later deadline: all are woken, so that it looks again.
+        case .rewatch: condition.broadcast()
+        case .watcher: wakeWatcherIfNeeded()
+        case .none: break
         }
         condition.unlock()
     }
@@ -214,7 +201,12 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
     /// (`schedule(at:_:)`). Not cancellable: meant for waits of milliseconds.
     func sleep(for duration: Duration) async {
         guard duration > .zero else { return }
-        let deadline = now() + duration
+        await sleep(until: now() + duration)
+    }
+
+    /// Suspends the calling task until `deadline` (at least), on this pool's timers.
+    func sleep(until deadline: ContinuousClock.Instant) async {
+        guard deadline > now() else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             schedule(at: deadline) { continuation.resume() }
         }
@@ -262,7 +254,7 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
 
     /// Wakes an idle thread to watch the timers if none does. The caller holds the lock.
     private func wakeWatcherIfNeeded() {
-        guard !timers.isEmpty, watchingUntil == nil, idleThreads > wakesPending else { return }
+        guard !timers.isEmpty, timers.watching == nil, idleThreads > wakesPending else { return }
         wakesPending += 1
         condition.signal()
     }
@@ -319,19 +311,17 @@ final class BlockingPool: TaskExecutor, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while runnable.isEmpty {
-            if let first = timers.first, isShutDown || first.deadline <= now() {
-                timers.removeFirst()
+            if let job = timers.takeDue(at: now(), shuttingDown: isShutDown) {
                 timersRunning += 1
-                return .timer(first.job)
+                return .timer(job)
             }
             // Waiting calls get a slot as running ones finish; stay until they have run.
             if isShutDown && waitingCalls.isEmpty { return nil }
             idleThreads += 1
-            if let first = timers.first, watchingUntil == nil {
-                watchingUntil = first.deadline
-                let seconds = (first.deadline - now()) / .seconds(1)
+            if let deadline = timers.startWatching() {
+                let seconds = (deadline - now()) / .seconds(1)
                 _ = condition.wait(until: Date(timeIntervalSinceNow: max(0, seconds)))
-                watchingUntil = nil
+                timers.stopWatching()
             } else {
                 condition.wait()
             }

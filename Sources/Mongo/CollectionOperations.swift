@@ -56,10 +56,10 @@ struct CollectionOperations {
     /// one where none matches), in one unordered command: what the database said of each statement
     /// (nil for none), and how many matched in all (the reply does not say which; upserted
     /// documents are not among them).
-    func updateEach(_ statements: [(filter: BSONDocument, update: BSONDocument)], upsert: Bool = false) throws -> (
-        errors: [MongoError?], matched: Int
-    ) {
-        guard !statements.isEmpty else { return ([], 0) }
+    func updateEach(_ statements: [MongoCollection.UpdateStatement], upsert: Bool = false) throws
+        -> BulkUpdateOutcome
+    {
+        guard !statements.isEmpty else { return BulkUpdateOutcome(errors: [], matched: 0) }
         let reply = ReplyBuffer()
         var error = bson_error_t()
         let ok = try withOptions(["ordered": false]) { options -> Bool in
@@ -81,10 +81,14 @@ struct CollectionOperations {
             }
             return mongoc_bulk_operation_execute(bulk, reply.pointer, &error) != 0
         }
-        // An update's statements that went out and did not match are in no count: the caller's
-        // verdict (`updateOneCoalesced`) then cannot say, and finds out itself.
+        // An update's statements that went out and did not match are in no count: a caller that
+        // must know which did finds out itself. A reply without its count says nothing of any
+        // statement, as one that failed as a whole: taking it for "none matched" would be a guess.
         let errors = try eachOutcome(ok: ok, error, reply, count: statements.count, doneKey: nil)
-        return (errors, reply.document().int("nMatched") ?? 0)
+        guard let matched = try reply.document().int("nMatched") else {
+            throw MongoError.unavailable(message: "the database's reply to an update did not say how many matched")
+        }
+        return BulkUpdateOutcome(errors: errors, matched: matched)
     }
 
     func update(
@@ -148,7 +152,7 @@ struct CollectionOperations {
             }
         }
         guard ok else { throw failure(error, reply) }
-        guard let count = reply.document().int("n") else {
+        guard let count = try reply.document().int("n") else {
             throw MongoError.other(code: 0, domain: nil, message: "the count command's reply has no count")
         }
         return count
@@ -217,7 +221,7 @@ struct CollectionOperations {
         var error = bson_error_t()
         let ok = try withOptions(options) { options in try call(options, reply.pointer, &error) }
         guard ok else { throw failure(error, reply) }
-        return reply.document()
+        return try reply.document()
     }
 
     private func withOptions<T>(_ options: BSONDocument, _ body: (OpaquePointer) throws -> T) throws -> T {
@@ -261,7 +265,7 @@ struct CollectionOperations {
     private func eachOutcome(
         ok: Bool, _ error: bson_error_t, _ reply: borrowing ReplyBuffer, count: Int, doneKey: String?
     ) throws -> [MongoError?] {
-        let document = reply.document()
+        let document = try reply.document()
         let writeErrors = (document.array("writeErrors") ?? []).compactMap(\.documentValue)
         let concernErrors =
             (document.array("writeConcernErrors") ?? []).compactMap(\.documentValue)
@@ -287,7 +291,7 @@ struct CollectionOperations {
 
     private func failure(_ error: bson_error_t, _ reply: borrowing ReplyBuffer) -> MongoError {
         recorder?.record(reply.pointer, error)
-        return MongoError(error, reply: reply.document())
+        return MongoError(error, reply: reply.failureDetail)
     }
 }
 

@@ -39,14 +39,10 @@ public final class MongoClient: Service, @unchecked Sendable {
     /// Threads beyond one per client, so that tasks preferring the pool keep running while every
     /// client is busy.
     private static let spareThreads = 2
-    /// The coalesced `_id` reads, aggregates, inserts and updates of each collection
-    /// (`MongoCollection.documents(ids:)`, `aggregateCoalesced`, `insertOneCoalesced`,
-    /// `updateOneCoalesced`), made on
-    /// first use and kept for the client's life: one of each per collection, so that concurrent
-    /// requests find each other.
-    private let coalescers = Mutex<[String: any Sendable]>([:])
-    /// How those gather their callers (chosen by the client's owner).
-    private let coalescing: CoalescingPolicy
+    /// State the layers above keep for this client's life (`attachment(_:orMake:)`).
+    private let attachments = Mutex<[String: any Sendable]>([:])
+    /// Keeps the command observer where libmongoc's callback context points, for the pool's life.
+    private let observerBox: MongoCommandCounter.ObserverBox
 
     /// Creates the pool; nothing connects until the first operation.
     ///
@@ -66,7 +62,7 @@ public final class MongoClient: Service, @unchecked Sendable {
     ///   - logger: for this client's own messages (libmongoc's go to the `Mongo.libmongoc` logger).
     ///   - appName: sent to the server in the handshake, unless the URI sets `appname`.
     ///   - defaultPoolSize: the number of clients and threads when the URI has no `maxPoolSize`.
-    ///   - coalescing: how the coalesced commands of this client gather their callers.
+    ///   - observer: called for every command this client sends (`MongoCommandObserver`).
     ///   - maxWaitingPerClient: how many operations may wait for a free client, per client; past
     ///     that, operations throw `.overloaded` at once (`waitQueueMultiple` in other drivers). While
     ///     the database does not answer, one that has waited longer than `serverSelectionTimeoutMS`
@@ -74,7 +70,7 @@ public final class MongoClient: Service, @unchecked Sendable {
     /// - Throws: `MongoError.other` for an invalid URI.
     public init(
         uri: String, logger: Logger, appName: String = "swift-mongo", defaultPoolSize: Int = 8,
-        coalescing: CoalescingPolicy = CoalescingPolicy(), maxWaitingPerClient: Int = 32
+        maxWaitingPerClient: Int = 32, observer: MongoCommandObserver? = nil
     ) throws {
         MongoRuntime.initializeOnce()
         var error = bson_error_t()
@@ -111,13 +107,12 @@ public final class MongoClient: Service, @unchecked Sendable {
             throw MongoError(error)
         }
         mongoc_client_pool_set_error_api(pool, MONGOC_ERROR_API_VERSION_2)
-        MongoCommandCounter.install(on: pool)
+        self.observerBox = MongoCommandCounter.install(on: pool, observer: observer)
         self.appName = mongoc_uri_get_appname(parsed).map { String(cString: $0) } ?? appName
         if mongoc_uri_get_appname(parsed) == nil {
             mongoc_client_pool_set_appname(pool, appName)
         }
         self.poolSize = size
-        self.coalescing = coalescing
         self.maxWait = .milliseconds(
             max(1, mongoc_uri_get_option_as_int32(parsed, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 2000)))
         self.uri = String(cString: mongoc_uri_get_string(parsed))
@@ -207,85 +202,26 @@ public final class MongoClient: Service, @unchecked Sendable {
         }
     }
 
-    /// The coalesced reads of `collection`, made on first use.
-    func coalescedReads(of collection: MongoCollection) -> CoalescedReads {
-        let limits = coalescing.reads
-        // Callers waiting are bounded like the pool's calls waiting for a client.
-        return coalescer("reads", collection) {
-            CoalescedReads(
-                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
-                sleep: threads.sleep(for:))
-        }
-    }
+    /// How many operations may wait for a free client before more are refused (`.overloaded`).
+    public var maxWaiting: Int { threads.maxWaiting }
 
-    /// The coalesced joint reads of `collection` with `other`, made on first use.
-    func coalescedJointReads(of collection: MongoCollection, with other: MongoCollection) -> CoalescedJointReads {
-        let limits = coalescing.jointReads
-        return coalescer("joint-reads+" + other.name, collection) {
-            CoalescedJointReads(
-                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
-        }
-    }
+    /// A clock whose sleeps wake on this client's own threads (`MongoPoolClock`).
+    public var clock: MongoPoolClock { MongoPoolClock(pool: threads) }
 
-    /// The coalesced aggregates of `collection`, made on first use.
-    func coalescedAggregates(of collection: MongoCollection) -> CoalescedAggregates {
-        let limits = coalescing.aggregates
-        return coalescer("aggregates", collection) {
-            CoalescedAggregates(
-                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting)
-        }
-    }
-
-    /// The coalesced inserts of `collection`, made on first use: each caller's document, in one
-    /// unordered `insert` per batch.
-    func coalescedInserts(of collection: MongoCollection) -> Coalescer<BSONDocument, Void> {
-        let limits = coalescing.inserts
-        return coalescer("inserts", collection) {
-            Coalescer(
-                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
-                sleep: threads.sleep(for:))
-        }
-    }
-
-    /// The coalesced single-document updates of `collection`, made on first use: each caller's
-    /// statement, in one unordered `update` per batch.
-    func coalescedUpdates(of collection: MongoCollection) -> Coalescer<MongoCollection.UpdateStatement, Bool?> {
-        let limits = coalescing.updates
-        return coalescer("updates", collection) {
-            Coalescer(
-                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
-                sleep: threads.sleep(for:))
-        }
-    }
-
-    /// The coalesced upserts of `collection`, made on first use: each caller's statement, in one
-    /// unordered `update` per batch (apart from `coalescedUpdates`, whose verdict counts matches).
-    func coalescedUpserts(of collection: MongoCollection) -> Coalescer<MongoCollection.UpdateStatement, Void> {
-        let limits = coalescing.updates
-        return coalescer("upserts", collection) {
-            Coalescer(
-                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
-                sleep: threads.sleep(for:))
-        }
-    }
-
-    /// The coalesced commits of `collection` after inserts into `target`, made on first use.
-    func coalescedCommits(of collection: MongoCollection, after target: MongoCollection) -> CoalescedCommits {
-        let limits = coalescing.commits
-        return coalescer("commits+" + target.database.name + "." + target.name, collection) {
-            CoalescedCommits(
-                maxInFlight: limits.maxInFlight, maxBatch: limits.maxBatch, maxWaiting: threads.maxWaiting,
-                sleep: threads.sleep(for:))
-        }
-    }
-
-    /// The coalescer of `kind` for `collection`, made by `make` on first use.
-    private func coalescer<C: Sendable>(_ kind: String, _ collection: MongoCollection, _ make: () -> C) -> C {
-        let key = kind + ":" + collection.database.name + "." + collection.name
-        return coalescers.withLock { coalescers in
-            if let existing = coalescers[key] as? C { return existing }
+    /// The value the layers above keep under `key` for this client's life (say, the batchers that
+    /// let concurrent requests share commands), made by `make` on first use. One value per key: a
+    /// later call with the same key gets the first one, whatever its `make`; asking for it as
+    /// another type is a programming error.
+    public func attachment<Value: Sendable>(_ key: String, orMake make: () -> Value) -> Value {
+        attachments.withLock { attachments in
+            if let existing = attachments[key] {
+                guard let value = existing as? Value else {
+                    preconditionFailure("the attachment \(key) is a \(type(of: existing)), not a \(Value.self)")
+                }
+                return value
+            }
             let made = make()
-            coalescers[key] = made
+            attachments[key] = made
             return made
         }
     }

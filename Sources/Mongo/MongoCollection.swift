@@ -29,121 +29,32 @@ public struct MongoCollection: Sendable {
         try await run { try $0.findAll(filter, sort: sort, skip: skip, limit: limit, projection: projection) }
     }
 
-    /// The documents whose `_id` is one of `ids` (in no particular order), asked for in lists of at
-    /// most `chunk` ids. A long `$in` costs SecantusDB time quadratic in its length (1,000 ids:
-    /// 700 ms; ten lists of 100: 107 ms), and MongoDB no more than a round trip per list.
-    public func find(ids: [BSONValue], projection: BSONDocument? = nil, chunk: Int = 100) async throws
-        -> [BSONDocument]
-    {
-        var found: [BSONDocument] = []
-        for start in stride(from: 0, to: ids.count, by: chunk) {
-            let list = Array(ids[start..<min(start + chunk, ids.count)])
-            found += try await find(["_id": ["$in": .array(list)]], projection: projection)
-        }
-        return found
+    /// Inserts `documents` in one unordered `insert`: what the database said of each document, nil
+    /// for inserted (a unique index conflict is `.duplicateKey`). Throws only what concerns the
+    /// command as a whole: it did not go out, its write concern was not met, or the reply did not
+    /// account for every document. No error of a single document is ever thrown for the whole.
+    public func insertEach(_ documents: [BSONDocument]) async throws -> [MongoError?] {
+        try await run { try $0.insertEach(documents) }
     }
 
-    /// The documents whose `_id` is one of `ids` (string ids), by `_id`, read in one query together
-    /// with the ids that concurrent callers ask for (`CoalescedReads`): under load, one round trip
-    /// serves many requests. Every document is read after this call began; nothing is cached. The
-    /// result holds only the documents of `ids`, never those concurrent callers asked for.
-    ///
-    /// `linger`: how long a read that finds no other to share with waits for some (see
-    /// `Coalescer.run(_:linger:send:)`); zero, the default, reads at once.
-    public func documents(ids: [String], linger: Duration = .zero) async throws -> [String: BSONDocument] {
-        try await database.client.coalescedReads(of: self).documents(ids, in: self, linger: linger)
-    }
-
-    /// The documents of this collection whose `_id` is one of `ids` and those of `other` whose `_id`
-    /// is one of `otherIDs` (string ids, a few), each by `_id`, read in one command together with
-    /// the same reads of concurrent callers (`CoalescedJointReads`): one round trip where
-    /// `documents(ids:)` on each would take two. Every document is read after this call began;
-    /// nothing is cached. Each result holds only the documents of its own ids.
-    public func documents(ids: [String], with other: MongoCollection, ids otherIDs: [String]) async throws -> (
-        mine: [String: BSONDocument], other: [String: BSONDocument]
-    ) {
-        let found = try await database.client.coalescedJointReads(of: self, with: other)
-            .documents(ids, in: self, otherIDs, in: other)
-        return (found.first, found.second)
-    }
-
-    /// The output of `pipeline`, run in one `aggregate` together with the pipelines that concurrent
-    /// callers run on this collection (`CoalescedAggregates`): under load, one round trip serves
-    /// many requests, and a pipeline asked for by several runs once. Everything is read after this
-    /// call began; nothing is cached. `expected` is about how many documents the pipeline returns
-    /// (it sizes the first reply). The pipeline must not write.
-    public func aggregateCoalesced(_ pipeline: [BSONDocument], expected: Int) async throws -> [BSONDocument] {
-        try await database.client.coalescedAggregates(of: self).aggregate(pipeline, expected: expected, in: self)
-    }
-
-    /// Inserts one document, in one unordered `insert` with the documents that concurrent callers
-    /// insert into this collection meanwhile (`Coalescer`): under load, one command and one
-    /// journal commit serve many requests. Acknowledged, like `insertOne`, only once the command
-    /// is; a unique index conflict of this document throws `.duplicateKey`, and another caller's
-    /// conflict does not concern this one. `linger`: as for `documents(ids:linger:)`.
-    public func insertOneCoalesced(_ document: BSONDocument, linger: Duration = .zero) async throws {
-        try await database.client.coalescedInserts(of: self).run(document, linger: linger) { documents in
-            try await run { try $0.insertEach(documents) }.map { $0.map { .failure($0) } ?? .success(()) }
-        }
-    }
-
-    /// Updates the first document matching `filter`, or inserts one made from it when none does,
-    /// in one unordered `update` with the upserts that concurrent callers send to this collection
-    /// meanwhile (`Coalescer`). Acknowledged only once that command is; another caller's error
-    /// does not concern this one. Upserts gather apart from `updateOneCoalesced`'s statements, whose
-    /// verdict rests on the batch's count of matches. `linger`: as for `documents(ids:linger:)`.
-    public func upsertOneCoalesced(filter: BSONDocument, update: BSONDocument, linger: Duration = .zero)
-        async throws
-    {
-        try await database.client.coalescedUpserts(of: self).run(
-            UpdateStatement(filter: filter, update: update), linger: linger
-        ) { statements in
-            let (errors, _) = try await run {
-                try $0.updateEach(statements.map { ($0.filter, $0.update) }, upsert: true)
-            }
-            return errors.map { $0.map { .failure($0) } ?? .success(()) }
-        }
-    }
-
-    /// One update statement of `updateOneCoalesced`: the first document matching `filter`, updated
-    /// with update operators.
+    /// One statement of `updateEach`: the first document matching `filter`, updated with update
+    /// operators.
     public struct UpdateStatement: Sendable {
         public var filter: BSONDocument
         public var update: BSONDocument
-    }
 
-    /// Updates the first document matching `filter` with update operators, in one unordered
-    /// `update` with the statements that concurrent callers send to this collection meanwhile
-    /// (`Coalescer`). Whether it matched a document: true or false, or nil when the reply cannot
-    /// say: it counts matches only in total, so when some statements of a batch matched and some
-    /// did not, which did is for the caller to find out (say, by a value its update set). Use it
-    /// for updates whose statements, when they match, always change the document. `linger`: as for
-    /// `documents(ids:linger:)`.
-    public func updateOneCoalesced(filter: BSONDocument, update: BSONDocument, linger: Duration = .zero)
-        async throws -> Bool?
-    {
-        try await database.client.coalescedUpdates(of: self).run(
-            UpdateStatement(filter: filter, update: update), linger: linger
-        ) { statements in
-            let (errors, matched) = try await run { try $0.updateEach(statements.map { ($0.filter, $0.update) }) }
-            let applied = errors.count { $0 == nil }
-            let verdict: Bool? = matched == applied ? true : matched == 0 ? false : nil
-            return errors.map { $0.map { .failure($0) } ?? .success(verdict) }
+        public init(filter: BSONDocument, update: BSONDocument) {
+            self.filter = filter
+            self.update = update
         }
     }
 
-    /// `updateOneCoalesced(filter:update:)` made the commit of `documents`: they are stored in
-    /// `target` first, and this update is sent only once they are, both steps sharing their
-    /// commands with the same writes of concurrent callers (`CoalescedCommits`). An insert whose
-    /// failure `isStored` accepts (say, a duplicate key, for keys only this write uses) counts as
-    /// stored. If one of `documents` cannot be stored, that error is thrown and nothing is updated.
-    public func updateOneCoalesced(
-        filter: BSONDocument, update: BSONDocument, afterStoring documents: [BSONDocument], in target: MongoCollection,
-        isStored: @escaping @Sendable (MongoError) -> Bool, linger: Duration = .zero
-    ) async throws -> Bool? {
-        try await database.client.coalescedCommits(of: self, after: target).commit(
-            .init(documents: documents, filter: filter, update: update, isStored: isStored), in: self, after: target,
-            linger: linger)
+    /// Applies `statements` in one unordered `update`, each to the first document its filter matches
+    /// (with `upsert`, inserting one where none does): what the database said of each statement (nil
+    /// for none), and how many matched in all; the reply does not say which, and upserted documents
+    /// are not among them. Throws only what concerns the command as a whole, as `insertEach`.
+    public func updateEach(_ statements: [UpdateStatement], upsert: Bool = false) async throws -> BulkUpdateOutcome {
+        try await run { try $0.updateEach(statements, upsert: upsert) }
     }
 
     /// The first document matching `filter` (in natural order), or nil.

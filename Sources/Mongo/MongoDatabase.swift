@@ -33,8 +33,8 @@ public struct MongoDatabase: Sendable {
             let ok = try command.withBSONPointer {
                 mongoc_client_command_simple(client, name, $0, nil, reply.pointer, &error)
             }
-            guard ok else { throw MongoError(error, reply: reply.document()) }
-            return reply.document()
+            guard ok else { throw MongoError(error, reply: reply.failureDetail) }
+            return try reply.document()
         }
     }
 

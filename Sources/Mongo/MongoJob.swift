@@ -27,7 +27,8 @@ public struct MongoJob {
     }
 }
 
-/// A collection inside a pool job: the reads of `MongoCollection`, synchronous.
+/// A collection inside a pool job: the reads of `MongoCollection` and its unordered bulk writes,
+/// synchronous.
 public struct MongoJobCollection {
     let job: MongoJob
     /// The collection name.
@@ -60,6 +61,18 @@ public struct MongoJobCollection {
             try operations.aggregate(pipeline, firstBatch: firstBatch, batchSize: 0) { found = $0 }
             return found
         }
+    }
+
+    /// `MongoCollection.insertEach(_:)`, inside the job.
+    public func insertEach(_ documents: [BSONDocument]) throws -> [MongoError?] {
+        try run { try $0.insertEach(documents) }
+    }
+
+    /// `MongoCollection.updateEach(_:upsert:)`, inside the job.
+    public func updateEach(_ statements: [MongoCollection.UpdateStatement], upsert: Bool = false) throws
+        -> BulkUpdateOutcome
+    {
+        try run { try $0.updateEach(statements, upsert: upsert) }
     }
 
     private func run<T>(_ body: (CollectionOperations) throws -> T) throws -> T {

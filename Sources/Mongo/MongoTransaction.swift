@@ -64,7 +64,7 @@ extension MongoDatabase {
             if !noServer && mayRetryTransaction && replyHasLabel(reply.pointer, "TransientTransactionError") {
                 return false
             }
-            throw MongoError(error, reply: reply.document())
+            throw MongoError(error, reply: reply.failureDetail)
         }
     }
 

@@ -34,3 +34,16 @@ enum MongoUpdate: Sendable, Equatable {
         }
     }
 }
+
+/// What the database said of the statements of one unordered `update` (`updateEach`).
+public struct BulkUpdateOutcome: Sendable {
+    /// Each statement's error, in order; nil for a statement that went through.
+    public var errors: [MongoError?]
+    /// How many statements matched a document, in all.
+    public var matched: Int
+
+    public init(errors: [MongoError?], matched: Int) {
+        self.errors = errors
+        self.matched = matched
+    }
+}

@@ -63,9 +63,17 @@ package struct Storage: Sendable {
 
     /// Storage in database `name` of the deployment at `uri` (a MongoDB connection string). The
     /// client connects lazily: run `service` (a lifecycle service) for as long as the app runs.
-    package static func connect(uri: String, name: String, clock: WallClock, logger: Logger) throws -> Storage {
-        let client = try MongoClient(
-            uri: uri, logger: logger, appName: Self.appName, coalescing: StorageBatching.policy)
+    /// `commandLog`: a file to append the shape of every command to (`CommandShapeLog`), for the
+    /// shard plan's check; a file that cannot be opened is an error.
+    package static func connect(
+        uri: String, name: String, clock: WallClock, logger: Logger, commandLog: String? = nil
+    ) throws -> Storage {
+        var observer: MongoCommandObserver?
+        if let commandLog {
+            guard let log = CommandShapeLog(path: commandLog) else { throw CommandLogUnavailable(path: commandLog) }
+            observer = log.observer
+        }
+        let client = try MongoClient(uri: uri, logger: logger, appName: Self.appName, observer: observer)
         return Storage(database: MongoDatabase(client: client, name: name), clock: clock)
     }
 
@@ -83,4 +91,11 @@ package struct Storage: Sendable {
         try await shares.addMissingReaders()
         try await routes.starts.moveStartsOutOfRoutes(routes.collection, now: now)
     }
+}
+
+/// The command log named for `Storage.connect` cannot be opened.
+package struct CommandLogUnavailable: Error, CustomStringConvertible {
+    package let path: String
+
+    package var description: String { "the command log \(path) cannot be opened for appending" }
 }

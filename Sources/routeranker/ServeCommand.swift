@@ -54,6 +54,13 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var scheduling: ThreadScheduling = .batch
 
+    @Option(
+        name: .customLong("command-log"),
+        help:
+            "Append the shape of every database command to this file, one JSON line each, for scripts/check-shard-plan (default: $ROUTERANKER_COMMAND_LOG; none)."
+    )
+    var commandLog: String?
+
     /// The tile server the options (or the environment) name, if any.
     func mapTiles(_ environment: [String: String]) throws -> MapTiles? {
         guard let template = tileURL ?? environment["ROUTERANKER_TILE_URL"], !template.isEmpty else {
@@ -74,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         // First, so that the threads the server starts below inherit the policy.
         let schedulingFailure = scheduling.apply()
         let environment = ProcessInfo.processInfo.environment
-        let configuration = AppConfiguration(
+        var configuration = AppConfiguration(
             host: host,
             port: port ?? environment["PORT"].flatMap(Int.init) ?? 8080,
             mongoDBURI: mongoDBURI ?? environment["MONGODB_URI"] ?? "mongodb://127.0.0.1:27017/",
@@ -83,6 +90,8 @@ struct ServeCommand: AsyncParsableCommand {
             publicURL: publicURL ?? environment["ROUTERANKER_PUBLIC_URL"],
             mapTiles: try mapTiles(environment)
         )
+        configuration.commandLog =
+            commandLog ?? environment["ROUTERANKER_COMMAND_LOG"].flatMap { $0.isEmpty ? nil : $0 }
         // swift-log's stream handler, with request metadata formatted only for lines written
         // (see `LazyMetadataLogHandler`).
         LoggingSystem.bootstrap { label in LazyMetadataLogHandler(StreamLogHandler.standardError(label: label)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Mongo
+import MongoTestSupport
 import Testing
 
 @Suite struct CRUDTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mongo
+import MongoTestSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -83,17 +84,19 @@ import Testing
             try await retrying { try await watched.insertOne(["_id": .string(id)]) }
         }
         #expect(await collector.wait(seconds: 20) { $0.changes.count >= 4 })
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(collector.changes == ["before", "after-1", "after-2", "after-3"])
+        // A change delivered twice would come before a marker written after the rest.
+        try await retrying { try await watched.insertOne(["_id": "marker"]) }
+        #expect(await collector.wait(seconds: 20) { $0.changes.contains("marker") })
+        #expect(collector.changes == ["before", "after-1", "after-2", "after-3", "marker"])
         #expect(collector.restarts == 1, "resumed from its token, not started afresh")
     }
 
     private func retrying(_ body: () async throws -> Void) async throws {
-        for _ in 0..<40 {
+        for _ in 0..<200 {
             do {
                 return try await body()
             } catch MongoError.unavailable {
-                try await Task.sleep(for: .milliseconds(250))
+                try await Task.sleep(for: .milliseconds(50))
             } catch MongoError.duplicateKey {
                 return  // a retry of a write that was applied
             }

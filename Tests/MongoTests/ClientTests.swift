@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mongo
+import MongoTestSupport
 import Testing
 
 @Suite struct ClientTests {

@@ -1,4 +1,5 @@
 import Mongo
+import MongoTestSupport
 import Testing
 
 @Suite struct IndexTests {

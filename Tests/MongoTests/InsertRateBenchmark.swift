@@ -1,4 +1,5 @@
 import Foundation
+import MongoTestSupport
 import Testing
 
 @testable import Mongo

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mongo
+import MongoTestSupport
 import TestSupport
 import Testing
 
@@ -30,7 +31,9 @@ import Testing
             }
             let elapsed = ContinuousClock.now - started
             #expect(error?.isUnavailable == true, "\(attempt) while down: \(String(describing: error))")
-            #expect(elapsed < .seconds(3), "\(attempt) took \(elapsed) to fail")
+            // About the 2 s selection timeout the client sets (libmongoc's own is 30 s); generous,
+            // for a machine busy with the rest of the suite.
+            #expect(elapsed < .seconds(12), "\(attempt) took \(elapsed) to fail")
         }
 
         try await server.start()
@@ -41,11 +44,13 @@ import Testing
                 recovered = true
                 break
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(20))
         }
         let recovery = ContinuousClock.now - back
         #expect(recovered, "no successful ping within 10 s of the database accepting connections")
-        #expect(recovery < .seconds(5), "recovery took \(recovery)")
+        // Within a heartbeat or two (500 ms, set by the client) on a quiet machine; generous, for
+        // one busy with the rest of the suite.
+        #expect(recovery < .seconds(10), "recovery took \(recovery)")
         // The write acknowledged before the crash (w: majority, j: true) survived the SIGKILL.
         #expect(try await docs.findOne(["_id": "before"]) == ["_id": "before", "n": 1])
         try await docs.insertOne(["_id": "after"])

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import MongoTestSupport
 import Testing
 
 @testable import Mongo
@@ -119,10 +120,10 @@ import Testing
         await withTaskExecutorPreference(client.executor) { client.shutdown() }
 
         var refused = false
-        for _ in 0..<50 where !refused {
+        for _ in 0..<250 where !refused {
             do {
                 try await client.withClient { _ in }
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(20))
             } catch MongoError.unavailable {
                 refused = true
             }

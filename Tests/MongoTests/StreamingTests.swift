@@ -1,6 +1,9 @@
-import Mongo
+import MongoTestSupport
 import Synchronization
+import TestSupport
 import Testing
+
+@testable import Mongo
 
 @Suite struct StreamingTests {
     @Test func findBatchesHandsOverBoundedBatches() async throws {
@@ -63,10 +66,13 @@ import Testing
             let items = db.collection("items")
             try await items.insertMany((0..<30).map { ["_id": .int($0)] })
             var received = 0
+            let client = db.client
             let error = await mongoError {
                 for try await batch in items.findStream(batchSize: 5, stallTimeout: 0.2) {
                     received += batch.count
-                    try await Task.sleep(for: .milliseconds(600))
+                    // Stalled until the stream has given up on this consumer and freed its
+                    // thread: the next read must then fail, whatever the time it took.
+                    try await eventually { client.threads.slotsTaken == 0 }
                 }
             }
             #expect(error != nil)

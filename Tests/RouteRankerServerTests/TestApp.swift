@@ -20,6 +20,10 @@ func withApp(
     logger.logLevel = .warning
     var configuration = AppConfiguration(
         mongoDBURI: uri, database: TestEnvironment.uniqueDatabaseName("server"), clock: .distinctMilliseconds())
+    // scripts/test names the shard plan's command log here.
+    configuration.commandLog = ProcessInfo.processInfo.environment["ROUTERANKER_COMMAND_LOG"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
     configure(&configuration)
     try await TestAppGate.withSlot {
         let app = try buildApplication(configuration, logger: logger)

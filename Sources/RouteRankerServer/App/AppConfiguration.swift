@@ -26,6 +26,9 @@ public struct AppConfiguration: Sendable {
     public var mapTiles: MapTiles?
     /// How often the idle sweep finishes device routes that stopped receiving points.
     public var sweepInterval: Duration = .seconds(10)
+    /// A file to append the shape of every database command to, for the shard plan's check
+    /// (`scripts/check-shard-plan`); `nil` (the default): none.
+    public var commandLog: String?
 
     public init(
         host: String = "127.0.0.1",

@@ -10,7 +10,8 @@ public func buildApplication(
     _ configuration: AppConfiguration, logger: Logger, registry: PrometheusCollectorRegistry = .init()
 ) throws -> some ApplicationProtocol {
     let storage = try Storage.connect(
-        uri: configuration.mongoDBURI, name: configuration.database, clock: configuration.clock, logger: logger)
+        uri: configuration.mongoDBURI, name: configuration.database, clock: configuration.clock, logger: logger,
+        commandLog: configuration.commandLog)
     let openAPIDocument = try OpenAPIDocument.load()
     // The process's one change stream, fanned out to its live followers (after the client in
     // `services`, so it stops before the client does).

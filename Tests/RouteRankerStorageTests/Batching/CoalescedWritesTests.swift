@@ -1,8 +1,10 @@
 import Foundation
 import Logging
+import Mongo
+import MongoTestSupport
 import Testing
 
-@testable import Mongo
+@testable import RouteRankerStorage
 
 /// `MongoCollection.insertOneCoalesced` and `updateOneCoalesced`: concurrent writes to one
 /// collection share commands, and each caller learns what became of its own write only.
@@ -12,7 +14,7 @@ import Testing
     static func inOneBatch<T: Sendable>(
         _ client: MongoClient, waiting: @escaping @Sendable () -> Int, _ writes: [@Sendable () async throws -> T]
     ) async throws -> [Result<T, any Error>] {
-        let release = client.threads.occupySlot()
+        let release = client.occupyOneSlot()
         var tasks: [Task<T, any Error>] = [Task { try await writes[0]() }]
         // The first is in flight (waiting for the slot) before the others come.
         try await Task.sleep(for: .milliseconds(50))
@@ -27,7 +29,7 @@ import Testing
     @Test func concurrentInsertsShareCommandsAndEveryDocumentIsStored() async throws {
         try await TestDatabase.with("coalesced_inserts") { db in
             let items = db.collection("items")
-            let inserts = db.client.coalescedInserts(of: items)
+            let inserts = Batchers.of(db.client).inserts(of: items)
             let before = inserts.commandsSent
             let callers = 120
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -52,7 +54,7 @@ import Testing
     @Test func aDuplicateInABatchConcernsOnlyItsCaller() async throws {
         try await withOneSlotClient("coalesced_duplicate") { client, items in
             try await items.insertOne(["_id": "taken"])
-            let inserts = client.coalescedInserts(of: items)
+            let inserts = Batchers.of(client).inserts(of: items)
             let before = inserts.commandsSent
             let ids = ["first", "a", "taken", "b", "c"]
             let results = try await Self.inOneBatch(
@@ -79,7 +81,7 @@ import Testing
     @Test func updatesInABatchSayWhatTheReplyCanTell() async throws {
         try await withOneSlotClient("coalesced_updates") { client, items in
             try await items.insertMany((0..<6).map { ["_id": .string("d\($0)"), "v": .int(0), "s": "text"] })
-            let updates = client.coalescedUpdates(of: items)
+            let updates = Batchers.of(client).updates(of: items)
             func batch(_ statements: [(String, BSONDocument)]) async throws -> [Result<Bool?, any Error>] {
                 let before = updates.commandsSent
                 let results = try await Self.inOneBatch(
@@ -109,28 +111,13 @@ import Testing
         }
     }
 
-    /// An error for a whole write of several statements never says "duplicate key", which a
-    /// caller of a coalesced insert takes for "stored already"; other errors pass unchanged.
-    @Test func aWholeWritesErrorIsNeverADuplicateKey() {
-        let duplicate = MongoError.duplicateKey(message: "E11000 on d1")
-        guard case .other(let code, _, _) = duplicate.forWholeWrite else {
-            Issue.record("\(duplicate.forWholeWrite)")
-            return
-        }
-        #expect(code == 11000)
-        #expect(MongoError.unavailable(message: "x").forWholeWrite == .unavailable(message: "x"))
-        #expect(MongoError(writeError: ["code": 11000, "errmsg": "E11000"]) == .duplicateKey(message: "E11000"))
-        #expect(
-            MongoError(writeError: ["code": 91, "errmsg": "shutting down"]) == .unavailable(message: "shutting down"))
-    }
-
     /// Upserts of one batch share one command: new documents are inserted, existing ones updated,
     /// and a statement the database refuses fails its own caller only.
     @Test func upsertsShareACommandAndAnErrorStaysWithItsCaller() async throws {
         try await withOneSlotClient("coalesced_upserts") { client, items in
             try await items.insertOne(["_id": "old", "n": 1])
             try await items.insertOne(["_id": "text", "n": "not a number"])
-            let upserts = client.coalescedUpserts(of: items)
+            let upserts = Batchers.of(client).upserts(of: items)
             let before = upserts.commandsSent
             let ids = ["first", "old", "text", "new1", "new2"]
             let results = try await Self.inOneBatch(
@@ -159,7 +146,7 @@ import Testing
     /// A database that does not answer fails the write under way and every write gathered behind
     /// it at once, and nothing is said to have been stored.
     @Test func aDatabaseThatDoesNotAnswerFailsEveryWaitingWrite() async throws {
-        let (unavailable, took) = try await callersWithoutADatabase(30) { items, caller in
+        let (unavailable, items) = try await callersWithoutADatabase(30) { items, caller in
             if caller % 2 == 0 {
                 try await items.insertOneCoalesced(["_id": .string("i\(caller)")])
             } else {
@@ -168,7 +155,10 @@ import Testing
         }
         #expect(unavailable.count == 30)
         #expect(unavailable.allSatisfy { $0 })
-        // As for coalesced reads: one selection timeout or two (0.5 s each), not thirty in turn.
-        #expect(took < .seconds(10))
+        // As for coalesced reads: a command or two of each kind, each a selection timeout, not
+        // thirty in turn.
+        let batchers = Batchers.of(items.database.client)
+        let sent = batchers.inserts(of: items).commandsSent + batchers.updates(of: items).commandsSent
+        #expect(sent < 10, "\(sent) commands for 30 writers to a database that does not answer")
     }
 }

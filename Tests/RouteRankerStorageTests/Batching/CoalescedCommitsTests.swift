@@ -1,7 +1,9 @@
 import Foundation
+import Mongo
+import MongoTestSupport
 import Testing
 
-@testable import Mongo
+@testable import RouteRankerStorage
 
 /// `MongoCollection.updateOneCoalesced(filter:update:afterStoring:in:)`: each caller's documents
 /// are stored before its update is sent, concurrent callers share both commands, and each learns
@@ -15,7 +17,7 @@ import Testing
             let parts = db.collection("parts")
             let callers = 80
             try await heads.insertMany((0..<callers).map { ["_id": .string("h\($0)"), "v": 0] })
-            let commits = db.client.coalescedCommits(of: heads, after: parts)
+            let commits = Batchers.of(db.client).commits(of: heads, after: parts)
             try await expectSharedCommands(callers: callers, commandsSent: { commits.commandsSent }) { caller in
                 // One part or two, as an append stores one bucket or more.
                 let names = (0...(caller % 2)).map { "h\(caller)-p\($0)" }
@@ -46,7 +48,7 @@ import Testing
             let parts = heads.database.collection("parts")
             try await heads.insertMany((0..<4).map { ["_id": .string("h\($0)"), "v": 0] })
             try await parts.insertOne(["_id": "retried"])
-            let commits = client.coalescedCommits(of: heads, after: parts)
+            let commits = Batchers.of(client).commits(of: heads, after: parts)
             let writes: [(head: String, part: BSONValue)] = [
                 ("h0", "first"), ("h1", "retried"), ("h2", ["$refused": 1]), ("nowhere", "orphan"), ("h3", "last"),
             ]

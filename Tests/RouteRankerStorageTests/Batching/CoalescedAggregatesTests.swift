@@ -1,7 +1,9 @@
 import Foundation
+import Mongo
+import MongoTestSupport
 import Testing
 
-@testable import Mongo
+@testable import RouteRankerStorage
 
 /// `MongoCollection.aggregateCoalesced`: concurrent pipelines on one collection share commands,
 /// each caller gets exactly its own pipeline's output in its own order, read after it asked, and a
@@ -55,7 +57,7 @@ import Testing
     @Test func concurrentCallersShareCommands() async throws {
         try await TestDatabase.with("aggregates_many") { db in
             let items = try await Self.items(db)
-            let runner = db.client.coalescedAggregates(of: items)
+            let runner = Batchers.of(db.client).aggregates(of: items)
             try await expectSharedCommands(callers: 120, commandsSent: { runner.commandsSent }) { caller in
                 let (which, limit) = (caller % 6, caller % 12 < 6 ? 2 : 5)
                 let output = try await items.aggregateCoalesced(
@@ -74,7 +76,7 @@ import Testing
         try await TestDatabase.with("aggregates_fresh") { db in
             let items = try await Self.items(db)
             let watched: [BSONDocument] = [["$match": ["_id": "i7"]], ["$project": ["v": 1]]]
-            let runner = db.client.coalescedAggregates(of: items)
+            let runner = Batchers.of(db.client).aggregates(of: items)
             let before = runner.commandsSent
             let background = try await whileReadersRun(3) { reader in
                 // One reader asks what the checks below ask, the others something else.

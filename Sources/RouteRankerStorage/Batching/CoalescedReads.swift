@@ -1,3 +1,5 @@
+import Mongo
+
 /// Reads documents of one collection by `_id`, sharing a round trip with the reads that other
 /// requests ask for at the same moment (`Coalescer`): while a read of this collection is under way,
 /// the ids asked for meanwhile gather into one pending batch, read with a single
@@ -29,9 +31,9 @@ final class CoalescedReads: Sendable {
 
     init(
         maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
-        sleep: @escaping @Sendable (Duration) async -> Void = sleepingTask
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
-        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, sleep: sleep) {
+        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, clock: clock) {
             $0.count
         }
     }

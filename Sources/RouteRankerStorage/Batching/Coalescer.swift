@@ -1,3 +1,4 @@
+import Mongo
 import Synchronization
 
 /// Shares one database command among the callers that ask for the same kind of work at the same
@@ -30,8 +31,8 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
     /// (`MongoError.overloaded`), as the pool refuses calls past its own bound on waiting.
     let maxWaiting: Int
     private let weight: @Sendable (Request) -> Int
-    /// How a lingering caller waits (`run(_:linger:send:)`).
-    private let sleep: Sleep
+    /// The clock a lingering caller waits on (`run(_:linger:send:)`).
+    private let clock: any Clock<Duration>
     private let state = Mutex(State())
     private let sent = Atomic<Int>(0)
 
@@ -66,21 +67,18 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
         case send(Batch)
     }
 
-    /// Suspends a lingering caller for the time given.
-    typealias Sleep = @Sendable (Duration) async -> Void
-
-    /// `sleep`: how a lingering caller waits; a client's coalescers wait on its pool's timers
-    /// (`BlockingPool.sleep(for:)`), which wake fewer threads than `Task.sleep`.
+    /// `clock`: what a lingering caller waits on; the storage's coalescers wait on its client's
+    /// (`MongoPoolClock`), which wakes fewer threads than `Task.sleep`, and tests move one by hand.
     init(
         maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
-        sleep: @escaping Sleep = sleepingTask,
+        clock: any Clock<Duration> = ContinuousClock(),
         weight: @escaping @Sendable (Request) -> Int = { _ in 1 }
     ) {
         precondition(maxInFlight > 0 && maxBatch > 0, "a coalescer needs room for one command of one request")
         self.maxInFlight = maxInFlight
         self.maxBatch = maxBatch
         self.maxWaiting = maxWaiting
-        self.sleep = sleep
+        self.clock = clock
         self.weight = weight
     }
 
@@ -145,7 +143,8 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
     /// they find it (a slot in flight and a pending batch make them wait, not send).
     private func gathered(_ batch: Batch, for linger: Duration) async throws -> Batch {
         state.withLock { $0.pending.insert(batch, at: 0) }
-        await sleep(linger)
+        // A sleep that ends early (cancelled) only sends the batch sooner.
+        try? await clock.sleep(for: linger)
         return state.withLock { state in
             let gathered = state.pending.removeFirst()
             // The callers who joined were counted as waiting; this caller, the sender, was not.
@@ -206,7 +205,3 @@ final class Coalescer<Request: Sendable, Answer: Sendable>: Sendable {
         return try answer(0).get()
     }
 }
-
-/// `Task.sleep` as a coalescer's wait (cancellation ends it early): the default of coalescers made
-/// outside a client, which has its pool's timers instead.
-let sleepingTask: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }

@@ -1,3 +1,5 @@
+import Mongo
+
 /// Runs aggregation pipelines on one collection, sharing a round trip with the pipelines that other
 /// requests run at the same moment (`Coalescer`): while one is under way, the pipelines asked for
 /// meanwhile gather into one pending batch, sent as a single `aggregate` as soon as the one before

@@ -1,7 +1,9 @@
 import Foundation
+import Mongo
+import MongoTestSupport
 import Testing
 
-@testable import Mongo
+@testable import RouteRankerStorage
 
 /// `MongoCollection.documents(ids:with:ids:)`: reads by `_id` from two collections in one command,
 /// shared by concurrent callers; each side gets its own collection's documents, untagged, read
@@ -35,7 +37,7 @@ import Testing
     @Test func concurrentCallersShareCommands() async throws {
         try await TestDatabase.with("joint_many") { db in
             let (routes, users) = try await Self.collections(db)
-            let reads = db.client.coalescedJointReads(of: routes, with: users)
+            let reads = Batchers.of(db.client).jointReads(of: routes, with: users)
             try await expectSharedCommands(callers: 150, commandsSent: { reads.commandsSent }) { caller in
                 let route = caller % 50
                 let people = [(caller * 7) % 50, (caller * 3 + 1) % 50]
@@ -59,7 +61,7 @@ import Testing
     @Test func eachCallerGetsOnlyTheDocumentsItAskedFor() async throws {
         try await TestDatabase.with("joint_only_mine") { db in
             let (routes, users) = try await Self.collections(db)
-            let reads = db.client.coalescedJointReads(of: routes, with: users)
+            let reads = Batchers.of(db.client).jointReads(of: routes, with: users)
             try await expectSharedCommands(callers: 150, commandsSent: { reads.commandsSent }) { caller in
                 let mine = ["a\(caller % 50)", "gone\(caller)"]
                 var others = ["a\((caller * 7) % 50)", "nobody\(caller)"]
@@ -78,7 +80,7 @@ import Testing
     @Test func everyReadSeesTheWritesAcknowledgedBeforeIt() async throws {
         try await TestDatabase.with("joint_fresh") { db in
             let (routes, users) = try await Self.collections(db)
-            let reads = db.client.coalescedJointReads(of: routes, with: users)
+            let reads = Batchers.of(db.client).jointReads(of: routes, with: users)
             let before = reads.commandsSent
             let background = try await whileReadersRun(3) { reader in
                 _ = try await routes.documents(ids: ["a\(reader)"], with: users, ids: ["a\(reader + 10)"])

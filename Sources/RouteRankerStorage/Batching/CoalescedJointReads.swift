@@ -1,3 +1,5 @@
+import Mongo
+
 /// Reads documents by `_id` from two collections in one round trip, sharing it with the same reads
 /// that other requests ask for at the same moment (`Coalescer`), as `CoalescedReads` does for one
 /// collection: the ids asked for meanwhile gather into one pending batch, read with one `aggregate`

@@ -1,7 +1,10 @@
+import Mongo
+import MongoTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
-@testable import Mongo
+@testable import RouteRankerStorage
 
 /// `Coalescer`'s batching policy, with a command that never reaches a database: each command it
 /// sends is handed to the test (`GatedCommands`), which decides when and how it ends. Callers are
@@ -41,13 +44,19 @@ import Testing
     }
 
     /// A caller alone that lingers sends nothing until its time is up, and the callers who come
-    /// meanwhile join its command, in order; afterwards a caller alone goes first again.
+    /// meanwhile join its command, in order; afterwards a caller alone goes first again. The
+    /// linger runs on a manual clock: nothing is sent a moment before its 2 s are up, and the batch
+    /// goes the moment they are.
     @Test func aLingeringCallerTakesThoseWhoComeMeanwhile() async throws {
-        let coalescer = Coalescer<Int, String>(maxInFlight: 1, maxBatch: 10, maxWaiting: 10)
+        let clock = ManualClock()
+        let coalescer = Coalescer<Int, String>(maxInFlight: 1, maxBatch: 10, maxWaiting: 10, clock: clock)
         let commands = GatedCommands()
         let first = commands.start(0, on: coalescer, linger: .seconds(2))
+        await clock.waitForSleepers(1)
         let joined = try await commands.startWaiting(1...3, on: coalescer)
-        #expect(coalescer.commandsSent == 0, "nothing is sent while the first caller lingers")
+        clock.advance(by: .milliseconds(1_999))
+        #expect(clock.sleepers == 1 && coalescer.commandsSent == 0, "nothing is sent while the first caller lingers")
+        clock.advance(by: .milliseconds(1))
         let shared = try await commands.next()
         #expect(shared.requests == [0, 1, 2, 3] && shared.sender == 0)
         #expect(coalescer.callersWaiting == 0)
@@ -55,6 +64,8 @@ import Testing
         #expect(try await first.value == "answer 0")
         for (request, caller) in zip(1...3, joined) { #expect(try await caller.value == "answer \(request)") }
         let alone = commands.start(4, on: coalescer, linger: .milliseconds(10))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(10))
         let own = try await commands.next()
         #expect(own.requests == [4] && coalescer.commandsSent == 2)
         own.answer()

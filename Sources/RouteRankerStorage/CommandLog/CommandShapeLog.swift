@@ -1,15 +1,15 @@
-import CLibMongoC
 import Foundation
+import Mongo
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A test-only record of every command the driver sends, for checking queries against a shard plan
-/// (`scripts/check-shard-plan`, `deploy/shard-plan.json`): when the environment variable
-/// `ROUTERANKER_COMMAND_LOG` names a file, each command started (libmongoc's command monitoring,
-/// the same event `MongoCommandCounter` counts) appends one JSON line to it. Unset, the cost per
-/// command is one check of a static.
+/// A record of every command the storage's client sends, for checking queries against the shard
+/// plan (`scripts/check-shard-plan`, `deploy/shard-plan.json`): each command started (the client's
+/// command observer) appends one JSON line to a file. The tests' servers keep one (scripts/test
+/// names the file in `ROUTERANKER_COMMAND_LOG`, which the composition root reads); a server in
+/// service keeps none.
 ///
 /// A line holds the database, the command's name and target collection, and the *shape* of what it
 /// selects, never a value: for a filter, each top-level field with how it is matched (`eq`, `in`,
@@ -22,35 +22,34 @@ import Foundation
 ///
 /// Lines are written with one `write` to a file opened with `O_APPEND`, so lines of concurrent
 /// commands, and of several processes sharing the file, never interleave.
-enum CommandLog {
-    /// The log's file descriptor, opened once on first use; nil when the variable is unset or the
-    /// file cannot be opened.
-    private static let descriptor: Int32? = {
-        guard let path = ProcessInfo.processInfo.environment["ROUTERANKER_COMMAND_LOG"], !path.isEmpty else {
-            return nil
-        }
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        return fd >= 0 ? fd : nil
-    }()
+final class CommandShapeLog: Sendable {
+    private let descriptor: Int32
 
-    /// Appends the line of a command-started event, if the log is on.
-    static func record(_ event: OpaquePointer) {
-        guard let fd = descriptor else { return }
-        guard let command = mongoc_apm_command_started_get_command(event),
-            let name = mongoc_apm_command_started_get_command_name(event),
-            let database = mongoc_apm_command_started_get_database_name(event),
-            let data = bson_get_data(command)
-        else { return }
-        let length = Int(Int32(littleEndian: UnsafeRawPointer(data).loadUnaligned(as: Int32.self)))
+    /// The log appending to the file at `path` (made if missing); nil when it cannot be opened.
+    init?(path: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        descriptor = fd
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The client's observer: each command's line appended to the log.
+    var observer: MongoCommandObserver { { [self] in record($0) } }
+
+    /// Appends the line of `command`.
+    func record(_ command: MongoCommandStarted) {
         var line = Self.line(
-            database: String(cString: database), name: String(cString: name),
-            command: RawBSON(UnsafeRawBufferPointer(start: data, count: length)))
+            database: command.databaseName, name: command.commandName, command: RawBSON(command.commandBytes))
         line.append("\n")
         let bytes = Array(line.utf8)
         bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = write(descriptor, base + offset, buffer.count - offset)
                 if written <= 0 { return }
                 offset += written
             }
@@ -226,99 +225,5 @@ private struct JSONLine {
             }
         }
         return out + "\""
-    }
-}
-
-/// A read-only view of BSON bytes that reads keys and small values and skips everything else by its
-/// length, so that a command carrying 1000-point buckets costs no decoding of their arrays. Bytes it
-/// cannot make sense of end the document early, never read past the buffer.
-struct RawBSON {
-    let bytes: UnsafeRawBufferPointer
-
-    init(_ bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
-    }
-
-    struct Element {
-        let key: String
-        let type: UInt8
-        let value: UnsafeRawBufferPointer
-
-        /// A string's value.
-        var string: String? {
-            guard type == 2, value.count >= 5 else { return nil }
-            return String(decoding: value[4..<(value.count - 1)], as: UTF8.self)
-        }
-
-        /// An embedded document's or array's bytes.
-        var document: RawBSON? {
-            guard type == 3 || type == 4 else { return nil }
-            return RawBSON(value)
-        }
-
-        var bool: Bool? { type == 8 && value.count == 1 ? value[0] != 0 : nil }
-
-        /// An int32's, int64's or double's value.
-        var int: Int? {
-            switch type {
-            case 16 where value.count == 4: Int(Int32(littleEndian: value.loadUnaligned(as: Int32.self)))
-            case 18 where value.count == 8: Int(Int64(littleEndian: value.loadUnaligned(as: Int64.self)))
-            case 1 where value.count == 8:
-                Int(exactly: Double(bitPattern: UInt64(littleEndian: value.loadUnaligned(as: UInt64.self))))
-            default: nil
-            }
-        }
-    }
-
-    subscript(key: String) -> Element? { elements.first { $0.key == key } }
-
-    /// The document's elements in order.
-    var elements: [Element] {
-        var found: [Element] = []
-        guard bytes.count >= 5 else { return found }
-        let end = min(bytes.count, Int(Int32(littleEndian: bytes.loadUnaligned(as: Int32.self)))) - 1
-        var offset = 4
-        while offset < end {
-            let type = bytes[offset]
-            offset += 1
-            guard let nul = bytes[offset..<end].firstIndex(of: 0) else { break }
-            let key = String(decoding: bytes[offset..<nul], as: UTF8.self)
-            offset = nul + 1
-            guard let size = Self.size(type: type, at: offset, in: bytes, end: end), offset + size <= end else { break }
-            found.append(
-                Element(key: key, type: type, value: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + size])))
-            offset += size
-        }
-        return found
-    }
-
-    /// The length of a value of `type` starting at `offset`, or nil if it cannot be told.
-    private static func size(type: UInt8, at offset: Int, in bytes: UnsafeRawBufferPointer, end: Int) -> Int? {
-        func int32() -> Int? {
-            guard offset + 4 <= end else { return nil }
-            return Int(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
-        }
-        func cstrings(_ count: Int) -> Int? {
-            var position = offset
-            for _ in 0..<count {
-                guard let nul = bytes[position..<end].firstIndex(of: 0) else { return nil }
-                position = nul + 1
-            }
-            return position - offset
-        }
-        switch type {
-        case 1, 9, 17, 18: return 8  // double, date, timestamp, int64
-        case 2, 13, 14: return int32().flatMap { $0 >= 1 ? $0 + 4 : nil }  // string, code, symbol
-        case 3, 4, 15: return int32().flatMap { $0 >= 5 ? $0 : nil }  // document, array, code with scope
-        case 5: return int32().flatMap { $0 >= 0 ? $0 + 5 : nil }  // binary: length, subtype, bytes
-        case 6, 10, 127, 255: return 0  // undefined, null, max key, min key
-        case 7: return 12  // ObjectId
-        case 8: return 1  // bool
-        case 11: return cstrings(2)  // regex: pattern, options
-        case 12: return int32().flatMap { $0 >= 1 ? $0 + 4 + 12 : nil }  // DBPointer
-        case 16: return 4  // int32
-        case 19: return 16  // decimal128
-        default: return nil
-        }
     }
 }

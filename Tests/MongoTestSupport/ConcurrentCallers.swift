@@ -2,7 +2,7 @@ import Testing
 
 /// Runs `body` for callers `0..<callers`, all at once, and expects that they shared commands:
 /// `commandsSent` (read before and after) grew by at least one and by fewer than half the callers.
-func expectSharedCommands(
+public func expectSharedCommands(
     callers: Int, commandsSent: @escaping () -> Int, _ body: @escaping @Sendable (Int) async throws -> Void
 ) async throws {
     let before = commandsSent()
@@ -20,7 +20,7 @@ func expectSharedCommands(
 /// Runs `checks` while `readers` background callers run `read(reader)` over and over, so that the
 /// checked calls join commands other callers keep under way; returns how many reads the
 /// background callers made (for a bound on the commands sent).
-func whileReadersRun(
+public func whileReadersRun(
     _ readers: Int, read: @escaping @Sendable (Int) async throws -> Void, _ checks: () async throws -> Void
 ) async throws -> Int {
     let stop = StopFlag()

@@ -1,3 +1,5 @@
+import Mongo
+
 /// Writes of two steps, shared with the same writes of concurrent callers (`Coalescer`): each
 /// caller's documents inserted into one collection, then, once they are stored, its one-document
 /// update of another collection, the update being the commit that makes the documents count (say,
@@ -32,35 +34,37 @@ final class CoalescedCommits: Sendable {
 
     init(
         maxInFlight: Int, maxBatch: Int, maxWaiting: Int,
-        sleep: @escaping @Sendable (Duration) async -> Void = sleepingTask
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         // A batch is weighed by its documents (each may be large) and its statements.
-        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, sleep: sleep) {
+        coalescer = Coalescer(maxInFlight: maxInFlight, maxBatch: maxBatch, maxWaiting: maxWaiting, clock: clock) {
             $0.documents.count + 1
         }
     }
 
     /// Stores `request.documents` in `target` (a document whose insert fails counts as stored when
     /// `request.isStored` says so), then applies the update to `collection`. Whether the update matched: true
-    /// or false, or nil when the reply cannot say (see `MongoCollection.updateOneCoalesced`).
+    /// or false, or nil when the reply cannot say (see `BulkUpdateOutcome.verdict`).
     func commit(
         _ request: Request, in collection: MongoCollection, after target: MongoCollection, linger: Duration = .zero
     ) async throws -> Bool? {
-        try await coalescer.run(request, linger: linger) { requests in
-            try await collection.run(with: target) { updates, inserts in
-                try Self.send(requests, updates: updates, inserts: inserts)
+        precondition(collection.database.name == target.database.name, "a commit's two collections share a database")
+        let (updates, inserts) = (collection.name, target.name)
+        return try await coalescer.run(request, linger: linger) { requests in
+            try await collection.database.job { job in
+                try Self.send(requests, updates: job.collection(updates), inserts: job.collection(inserts))
             }
         }
     }
 
     /// The two commands of one batch (on a pool thread): what each caller is answered.
-    private static func send(_ requests: [Request], updates: CollectionOperations, inserts: CollectionOperations)
+    private static func send(_ requests: [Request], updates: MongoJobCollection, inserts: MongoJobCollection)
         throws -> [Result<Bool?, any Error>]
     {
         let documents = requests.flatMap(\.documents)
         let outcomes = try inserts.insertEach(documents)
         var answers: [Result<Bool?, any Error>?] = Array(repeating: nil, count: requests.count)
-        var statements: [(filter: BSONDocument, update: BSONDocument)] = []
+        var statements: [MongoCollection.UpdateStatement] = []
         var statementOwners: [Int] = []
         var next = 0
         for (index, request) in requests.enumerated() {
@@ -69,15 +73,14 @@ final class CoalescedCommits: Sendable {
             if let failure = mine.lazy.compactMap({ $0 }).first(where: { !request.isStored($0) }) {
                 answers[index] = .failure(failure)
             } else {
-                statements.append((request.filter, request.update))
+                statements.append(.init(filter: request.filter, update: request.update))
                 statementOwners.append(index)
             }
         }
         if !statements.isEmpty {
-            let (errors, matched) = try updates.updateEach(statements)
-            let applied = errors.count { $0 == nil }
-            let verdict: Bool? = matched == applied ? true : matched == 0 ? false : nil
-            for (owner, error) in zip(statementOwners, errors) {
+            let outcome = try updates.updateEach(statements)
+            let verdict = outcome.verdict
+            for (owner, error) in zip(statementOwners, outcome.errors) {
                 answers[owner] = error.map { .failure($0) } ?? .success(verdict)
             }
         }
