@@ -1,5 +1,6 @@
 import Foundation
 import Mongo
+import MongoTestSupport
 import RouteRankerCore
 import RouteRankerModels
 import RouteRankerStorage
@@ -14,7 +15,7 @@ import Testing
     /// pair matches and the other does not, so the reply cannot say which did. Each route ends with
     /// exactly one winner, which is the one told so, and its version is the next.
     @Test func ofTwoCommitsOverOneVersionExactlyTheOneThatLandedIsToldSo() async throws {
-        try await withTestDatabase("commits") { database in
+        try await TestDatabase.with("commits") { database in
             let routes = RouteRepository(database: database)
             var records: [StoredRoute] = []
             for index in 0..<12 {
